@@ -1,0 +1,46 @@
+# Two commands for a fresh machine: `make main` and `make test` (see README.md).
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+NLIC_DATA_DIR ?= $(abspath ../shared/data)
+export NLIC_DATA_DIR
+
+.PHONY: install main test nbtest pytest datasets docs lab lock clean
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: settings.ini setup.py requirements/cpu.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q -c requirements/cpu.txt torch==2.13.0
+	$(BIN)/pip install -q -c requirements/cpu.txt -e ".[dev]"
+	$(BIN)/pip check
+	touch $@
+
+main: install
+	mkdir -p runs
+	$(BIN)/papermill nbs/05_curriculum.ipynb runs/05_curriculum_ronli.ipynb -p dataset ronli
+
+test: install
+	$(MAKE) nbtest pytest
+
+nbtest:
+	$(BIN)/nbdev_test --n_workers 2 --timing
+
+pytest:
+	$(BIN)/pytest -q
+
+datasets: install
+	mkdir -p runs
+	$(BIN)/papermill nbs/10_datasets.ipynb runs/10_datasets.ipynb -p out_dir tables/datasets
+
+docs: install
+	$(BIN)/python docs/build.py
+
+lab: install
+	$(BIN)/jupyter lab nbs
+
+lock:
+	$(BIN)/pip freeze --exclude-editable | sed 's/^torch==\(.*\)+cpu$$/torch==\1/' > requirements/cpu.txt
+
+clean:
+	rm -rf $(VENV) runs docs/_build docs/_gen _proc
