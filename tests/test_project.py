@@ -1,0 +1,60 @@
+"""The install metadata, README, environment.yml and the exported package agree with each other."""
+import configparser
+import subprocess
+import sys
+from pathlib import Path
+
+
+def test_pip_check():
+    r = subprocess.run([sys.executable, "-m", "pip", "check"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_pins(root):
+    cfg = configparser.ConfigParser(delimiters=["="]); cfg.read(root / "settings.ini")
+    reqs = cfg["DEFAULT"]["requirements"]
+    for pin in ("nbdev==2.4.14", "execnb<0.2", "fastcore<2"):
+        assert pin in reqs
+    assert cfg["DEFAULT"]["allowed_cell_metadata_keys"].strip() == "tags"
+    lock = (root / "requirements" / "cpu.txt").read_text().splitlines()
+    assert "torch==2.13.0" in lock and "nbdev==2.4.14" in lock
+
+
+def test_installed_matches_lock(root):
+    from importlib import metadata
+    pins = dict(l.split("==") for l in (root / "requirements" / "cpu.txt").read_text().splitlines() if "==" in l and not l.startswith("#"))
+    for name in ("torch", "transformers", "datasets", "nbdev", "papermill", "seaborn", "statsmodels"):
+        assert metadata.version(name).split("+")[0] == pins[name], name
+
+
+def test_environment_yml_uses_same_pins(root):
+    env = (root / "environment.yml").read_text()
+    assert "-c requirements/cpu.txt" in env and "-e .[dev]" in env
+    assert "python=3.11" in env and sys.version_info[:2] == (3, 11)
+
+
+def test_readme_in_sync(root):
+    r = subprocess.run([str(Path(sys.executable).parent / "nlic_readme"), "--check"], cwd=root, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout
+
+
+def test_readme_two_commands_and_ci(root):
+    readme = (root / "README.md").read_text()
+    assert "make main" in readme and "make test" in readme
+    assert "papermill nbs/05_curriculum.ipynb" in readme
+    ci = (root / ".ci" / "run").read_text()
+    assert "make test" in ci and "shared/data" in ci
+
+
+def test_package_is_the_export(root, tmp_path):
+    "nbdev_export reproduces the committed package exactly: nobody edited nlicompendium/ by hand."
+    before = {p: p.read_text() for p in (root / "nlicompendium").glob("*.py")}
+    subprocess.run([str(Path(sys.executable).parent / "nbdev_export")], cwd=root, check=True, capture_output=True)
+    after = {p: p.read_text() for p in (root / "nlicompendium").glob("*.py")}
+    assert before == after
+
+
+def test_cli_data(real_data):
+    r = subprocess.run([str(Path(sys.executable).parent / "nlic_data"), "cb", "--data-dir", str(real_data)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "excluded 644" in r.stdout and "Overall" in r.stdout
