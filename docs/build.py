@@ -1,0 +1,65 @@
+"""Build the docs site offline: notebooks (with nbdev directives stripped) + an API page per module + citation page.
+
+    python docs/build.py [--out docs/_build/html] [--no-execute]
+
+Quarto is not needed; users who have it can still run `nbdev_docs`.
+"""
+import argparse, os, shutil, subprocess, sys, time
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+
+
+def proc_notebook(src: Path, dst: Path):
+    "Copy a notebook without `#| hide` cells and without nbdev's `#|` directive lines."
+    nb = nbformat.read(src, as_version=4)
+    cells = []
+    for c in nb.cells:
+        if c.cell_type == "code":
+            lines = c.source.splitlines()
+            if any(l.strip().startswith("#| hide") for l in lines): continue
+            c.source = "\n".join(l for l in lines if not l.strip().startswith("#|"))
+        cells.append(c)
+    nb.cells = cells
+    nbformat.write(nb, dst)
+
+
+def generate(gen: Path):
+    if gen.exists(): shutil.rmtree(gen)
+    (gen / "nbs").mkdir(parents=True); (gen / "api").mkdir()
+    nbs = sorted(p for p in (ROOT / "nbs").glob("*.ipynb") if p.name != "index.ipynb")
+    for p in nbs: proc_notebook(p, gen / "nbs" / p.name)
+    mods = sorted(p.stem for p in (ROOT / "nlicompendium").glob("*.py") if not p.stem.startswith("_"))
+    for m in mods:
+        (gen / "api" / f"{m}.md").write_text(f"# `nlicompendium.{m}`\n\n```{{eval-rst}}\n.. automodule:: nlicompendium.{m}\n   :members:\n   :undoc-members:\n```\n")
+    lib = [p for p in nbs if "#| default_exp" in p.read_text()]  # notebooks that export a module
+    papers = [p for p in nbs if p not in lib]
+    toc = lambda title, items: f"```{{toctree}}\n:caption: {title}\n:maxdepth: 1\n\n" + "\n".join(items) + "\n```\n"
+    readme = (ROOT / "README.md").read_text()
+    (gen / "index.md").write_text(readme + "\n" + toc("Library notebooks", [f"nbs/{p.stem}" for p in lib])
+                                  + toc("Paper notebooks", [f"nbs/{p.stem}" for p in papers])
+                                  + toc("API reference", [f"api/{m}" for m in mods]) + toc("Cite", ["citation"]))
+    (gen / "citation.md").write_text(
+        "# Citing\n\nCite the compendium with its `CITATION.cff`, and the papers and data sets you use with the BibTeX below.\n\n"
+        "## The compendium\n\n```{literalinclude} ../../CITATION.cff\n:language: yaml\n```\n\n"
+        "## The five papers and their data sets\n\n```{literalinclude} ../references.bib\n:language: bibtex\n```\n")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=str(DOCS / "_build" / "html"))
+    ap.add_argument("--no-execute", action="store_true", help="render notebooks without running them")
+    a = ap.parse_args(argv)
+    gen = DOCS / "_gen"; generate(gen)
+    env = {**os.environ, **({"NLIC_DOCS_EXECUTE": "off"} if a.no_execute else {})}
+    t = time.time()
+    r = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-c", str(DOCS), "-q", "-j", "1", str(gen), a.out], env=env)
+    print(f"docs built in {time.time() - t:.1f} s -> {a.out}/index.html" if r.returncode == 0 else "docs build FAILED")
+    return r.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
