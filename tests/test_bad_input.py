@@ -65,24 +65,16 @@ def test_wrong_delimiter(tmp_path, real_data):
         load("scinli", data_dir=tmp_path)
 
 
-def test_missing_column_csv(tmp_path, real_data):
+@pytest.mark.parametrize("content, message", [
+    ("id,sentence1,label\nt0,a premise,neutral\n", r"test\.csv: missing column\(s\) \['sentence2'\]"),
+    ("id,sentence1,sentence2,label\nt0,a,b,neutral\nt1,c,d,entails\n", r"test\.csv, row 2: unknown label 'entails'"),
+    ("id,sentence1,sentence2,label\nt0,a,b,neutral\nt1,c,,neutral\n", r"test\.csv, row 2: empty hypothesis \(id 't1'\)"),
+    ('id,sentence1,sentence2,label\nt0,a,b,neutral\nt1,"c,d', r"test\.csv(, row \d+)?: cannot parse with delimiter ','"),
+], ids=["missing-column", "unknown-label", "empty-text", "truncated"])
+def test_bad_csv(tmp_path, real_data, content, message):
     d = scinli_dir(tmp_path, real_data)
-    (d / "test.csv").write_text("id,sentence1,label\nt0,a premise,neutral\n")
-    with pytest.raises(NLIDataError, match=r"test\.csv: missing column\(s\) \['sentence2'\]"):
-        load("scinli", data_dir=tmp_path)
-
-
-def test_unknown_label_csv_row(tmp_path, real_data):
-    d = scinli_dir(tmp_path, real_data)
-    (d / "test.csv").write_text("id,sentence1,sentence2,label\nt0,a,b,neutral\nt1,c,d,entails\n")
-    with pytest.raises(NLIDataError, match=r"test\.csv, row 2: unknown label 'entails'"):
-        load("scinli", data_dir=tmp_path)
-
-
-def test_truncated_csv(tmp_path, real_data):
-    d = scinli_dir(tmp_path, real_data)
-    (d / "test.csv").write_text('id,sentence1,sentence2,label\nt0,a,b,neutral\nt1,"c,d')
-    with pytest.raises(NLIDataError, match=r"test\.csv"):
+    (d / "test.csv").write_text(content)
+    with pytest.raises(NLIDataError, match=message):
         load("scinli", data_dir=tmp_path)
 
 
