@@ -58,3 +58,9 @@ def test_cli_data(real_data):
     r = subprocess.run([str(Path(sys.executable).parent / "nlic_data"), "cb", "--data-dir", str(real_data)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert "excluded 644" in r.stdout and "Overall" in r.stdout
+
+
+def test_no_undefined_names(root):
+    "Names a notebook imported only in a test cell are undefined in the exported module: ruff's pyflakes rules catch them."
+    r = subprocess.run([str(Path(sys.executable).parent / "ruff"), "check", "--select", "F821,F811,F841", "nlicompendium"], cwd=root, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout
