@@ -52,9 +52,10 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=str(DOCS / "_build" / "html"))
     ap.add_argument("--no-execute", action="store_true", help="render notebooks without running them")
+    ap.add_argument("--profile", default="smoke", help="run profile for executed notebooks (smoke keeps the build to seconds)")
     a = ap.parse_args(argv)
     gen = DOCS / "_gen"; generate(gen)
-    env = {**os.environ, **({"NLIC_DOCS_EXECUTE": "off"} if a.no_execute else {})}
+    env = {**os.environ, "NLIC_PROFILE": a.profile, **({"NLIC_DOCS_EXECUTE": "off"} if a.no_execute else {})}
     t = time.time()
     r = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-c", str(DOCS), "-q", "-j", "1", str(gen), a.out], env=env)
     print(f"docs built in {time.time() - t:.1f} s -> {a.out}/index.html" if r.returncode == 0 else "docs build FAILED")
