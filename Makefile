@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 NLIC_DATA_DIR ?= $(abspath ../shared/data)
 export NLIC_DATA_DIR
 
-.PHONY: install main test nbtest pytest datasets docs lab lock clean
+.PHONY: install main test nbtest pytest datasets finetune bench docs lab lock clean
 
 install: $(VENV)/.installed
 
@@ -32,6 +32,13 @@ pytest:
 datasets: install
 	mkdir -p runs
 	$(BIN)/papermill nbs/10_datasets.ipynb runs/10_datasets.ipynb -p out_dir tables/datasets
+
+finetune: install
+	mkdir -p runs
+	$(BIN)/papermill nbs/11_finetune.ipynb runs/11_finetune_ronli.ipynb -p dataset ronli-distant
+
+bench: install
+	$(BIN)/python benchmarks/train_throughput.py
 
 docs: install
 	$(BIN)/python docs/build.py
