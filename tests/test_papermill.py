@@ -21,13 +21,30 @@ def test_datasets_notebook(root, real_data, tmp_path):
             assert (out_dir / f["path"]).stat().st_size > 0
 
 
-def test_curriculum_placeholder(root, real_data, tmp_path, monkeypatch):
+def test_curriculum_study_smoke_and_resume(root, real_data, tmp_path, monkeypatch):
     monkeypatch.setenv("IN_TEST", "1")  # smoke profile
     out_dir = tmp_path / "cur"
-    nb = run(root, "05_curriculum.ipynb", tmp_path, dataset="ronli", out_dir=str(out_dir), data_dir=str(real_data))
+    run(root, "05_curriculum.ipynb", tmp_path, dataset="ronli", out_dir=str(out_dir), data_dir=str(real_data))
     m = json.loads((out_dir / "manifest.json").read_text())
-    assert m["params"]["placeholder"] is True and m["params"]["train_data"] == "ronli-distant"
-    assert "PLACEHOLDER" in nb.read_text()
+    assert m["params"]["train_data"] == "ronli-distant/train"
+    assert {"table3_regions", "region_overlaps", "fig1_data_map", "table4_per_class", "table5_overall", "significance_tests", "variant_times"} <= set(m["outputs"])
+    import pandas as pd
+    t5 = pd.read_csv(out_dir / "table5_overall.csv", index_col=0)
+    assert len(t5) == 12 and t5["micro F1"].between(0, 1).all()
+    assert pd.read_csv(out_dir / "variant_times.csv", index_col=0)["cached"].eq(False).all()
+    # a second run with the same parameters resumes from the cache: no variant is trained again, same numbers
+    run(root, "05_curriculum.ipynb", tmp_path, dataset="ronli", out_dir=str(out_dir), data_dir=str(real_data))
+    assert pd.read_csv(out_dir / "variant_times.csv", index_col=0)["cached"].eq(True).all()
+    assert pd.read_csv(out_dir / "table5_overall.csv", index_col=0).equals(t5)
+
+
+def test_curriculum_scinli_table6(root, real_data, tmp_path, monkeypatch):
+    monkeypatch.setenv("IN_TEST", "1")
+    out_dir = tmp_path / "sci"
+    run(root, "05_curriculum.ipynb", tmp_path, dataset="scinli", out_dir=str(out_dir), data_dir=str(real_data))
+    import pandas as pd
+    t6 = pd.read_csv(out_dir / "table6_scinli.csv", index_col=0)
+    assert list(t6.index) == ["Ro-BERT", "+ Length-CL", "+ Cart-Stra-CL++"]
 
 
 def test_bad_parameter_fails(root, real_data, tmp_path):
