@@ -23,8 +23,10 @@ main: install
 test: install
 	$(MAKE) nbtest pytest
 
+# One thread per notebook worker: two workers with two torch threads each oversubscribe a 2-core machine,
+# and the training notebooks then ran 7-10x slower than alone.
 nbtest:
-	$(BIN)/nbdev_test --n_workers 2 --timing
+	OMP_NUM_THREADS=1 $(BIN)/nbdev_test --n_workers 2 --timing
 
 pytest:
 	$(BIN)/pytest -q
