@@ -5,7 +5,8 @@ BIN    := $(VENV)/bin
 NLIC_DATA_DIR ?= $(abspath ../shared/data)
 export NLIC_DATA_DIR
 
-.PHONY: install main test nbtest pytest datasets finetune bench docs lab lock clean
+.PHONY: install main test nbtest pytest reproduce datasets finetune bench docs lab lock clean
+PROFILE ?= cpu
 
 install: $(VENV)/.installed
 
@@ -30,6 +31,10 @@ nbtest:
 
 pytest:
 	$(BIN)/pytest -q
+
+# Every paper notebook for a profile, into runs/<profile>/, collected into tables/ and figures/ (finished jobs are skipped).
+reproduce: install
+	$(BIN)/nlic_reproduce --profile $(PROFILE)
 
 datasets: install
 	mkdir -p runs

@@ -55,7 +55,7 @@ class Profile:
 
 PROFILES = {
     "smoke": Profile("smoke", "tiny", 256, 256, 2, 64, 16, (0,)),
-    "cpu": Profile("cpu", "embedded", None, None, 3, 128, 16, (0, 1, 2)),
+    "cpu": Profile("cpu", "embedded", None, None, 2, 96, 32, (0, 1, 2)),  # sized so the RoNLI study (12 variants x 3 seeds) fits 90 min on 2 cores
     "gpu": Profile("gpu", "paper", None, None, 5, 128, 32, (0, 1, 2, 3, 4)),
 }
 

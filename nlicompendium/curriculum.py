@@ -13,8 +13,8 @@ from torch.utils.data import Sampler
 
 # %% auto #0
 __all__ = ['RONLI_VARIANTS', 'RONLI_TABLE5', 'SCINLI_VARIANTS', 'SCINLI_TABLE6', 'BatchPlan', 'random_sampler', 'subset_sampler',
-           'ordered_sampler', 'cart_cl_sampler', 'stratified_sampler', 'sts_scores', 'plan_for', 'param_hash',
-           'cached_run']
+           'ordered_sampler', 'cart_cl_sampler', 'stratified_sampler', 'group_by_length', 'sts_scores', 'plan_for',
+           'param_hash', 'cached_run']
 
 # %% ../nbs/05_curriculum.ipynb #94e4f06f
 class BatchPlan(Sampler):
@@ -119,6 +119,27 @@ def stratified_sampler(scores: Sequence[float], # difficulty per example, lower 
         plan.append(b)
     return BatchPlan(plan + _standard(labels, batch_size, steps - cur, rng, oversample), {"curriculum": (0, cur), "standard": (cur, steps)})
 
+# %% ../nbs/05_curriculum.ipynb #a01c3c94
+def group_by_length(plan: BatchPlan, # a sampler's plan
+                    lengths: Sequence[int], # tokens per training example
+                    window: int = 8, # consecutive steps regrouped together
+                    keep: Sequence[str] = (), # phases left untouched (Cart-Stra-CL++'s stratified curriculum)
+                    seed: int = 0, # seed of the within-window shuffle
+                   ) -> BatchPlan:
+    "The same examples per window of `window` steps within each phase, re-dealt into batches of similar length."
+    if window < 1: raise ValueError(f"window must be at least 1, got {window}")
+    lengths, rng = np.asarray(lengths), np.random.default_rng(seed)
+    out = [list(b) for b in plan.batches]
+    for name, (a, z) in (plan.phases or {"all": (0, len(out))}).items():
+        if name in keep: continue
+        for s in range(a, z, window):
+            e = min(z, s + window); sizes = sorted((len(b) for b in out[s:e]), reverse=True)
+            pool = sorted((i for b in out[s:e] for i in b), key=lambda i: -lengths[i])
+            cuts = np.cumsum([0] + sizes)
+            chunks = [pool[cuts[j]:cuts[j + 1]] for j in range(len(sizes))]
+            out[s:e] = [chunks[j] for j in rng.permutation(len(chunks))]
+    return BatchPlan(out, plan.phases)
+
 # %% ../nbs/05_curriculum.ipynb #221031a1
 @torch.inference_mode()
 def sts_scores(model, # a fine-tuned pair classifier (its encoder is used)
@@ -153,6 +174,7 @@ def plan_for(variant: str, # a name from RONLI_VARIANTS
              labels, lengths, sts, score, reg, # per-example labels, token lengths, STS similarity, s(c, v), region masks (DataFrame)
              batch_size: int, steps: int, seed: int,
              oversample: bool = True, # RoNLI oversamples from 'Ro-BERT + oversampling' on; SciNLI is balanced and does not
+             window: int | None = 8, # `group_by_length` window (None: no regrouping)
             ):
     "The batch plan of a variant (None: the engine's default length-grouped batches)."
     e, a, h = (reg[c].to_numpy() for c in ("easy", "ambiguous", "hard"))
@@ -167,7 +189,9 @@ def plan_for(variant: str, # a name from RONLI_VARIANTS
              "+ Cart-CL++": lambda: ordered_sampler(score, labels, oversample=oversample, **kw),
              "+ Cart-Stra-CL++": lambda: stratified_sampler(score, labels, oversample=oversample, **kw)}
     if variant not in plans: raise KeyError(f"unknown variant {variant!r}; known: {list(plans)}")
-    return plans[variant]()
+    plan = plans[variant]()
+    if plan is None or not window: return plan
+    return group_by_length(plan, lengths, window, keep=("curriculum",) if variant == "+ Cart-Stra-CL++" else (), seed=seed)
 
 # %% ../nbs/05_curriculum.ipynb #27736e6b
 def param_hash(params: dict) -> str:

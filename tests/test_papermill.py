@@ -36,6 +36,9 @@ def test_curriculum_study_smoke_and_resume(root, real_data, tmp_path, monkeypatc
     run(root, "05_curriculum.ipynb", tmp_path, dataset="ronli", out_dir=str(out_dir), data_dir=str(real_data))
     assert pd.read_csv(out_dir / "variant_times.csv", index_col=0)["cached"].eq(True).all()
     assert pd.read_csv(out_dir / "table5_overall.csv", index_col=0).equals(t5)
+    assert len(list((out_dir / "cartography").glob("*/done.json"))) == 1  # the cartography model was not trained again
+    m2 = json.loads((out_dir / "manifest.json").read_text())
+    assert m2["values"]["cartography_seconds"] == m["values"]["cartography_seconds"]
 
 
 def test_curriculum_scinli_table6(root, real_data, tmp_path, monkeypatch):
@@ -50,3 +53,15 @@ def test_curriculum_scinli_table6(root, real_data, tmp_path, monkeypatch):
 def test_bad_parameter_fails(root, real_data, tmp_path):
     with pytest.raises(pm.PapermillExecutionError, match="unknown profile"):
         run(root, "05_curriculum.ipynb", tmp_path, profile="huge", data_dir=str(real_data), out_dir=str(tmp_path / "x"))
+
+
+def test_reproduce_cli_smoke(root, real_data, tmp_path):
+    """`nlic_reproduce` runs a job for a profile, and skips it when nothing changed."""
+    import subprocess, sys
+    cmd = [sys.executable, "-c", "import sys; from nlicompendium.cli import reproduce_cli; sys.exit(reproduce_cli(sys.argv[1:]))",
+           "--profile", "smoke", "--jobs", "curriculum-scinli", "--no-collect", "--data-dir", str(real_data)]
+    first = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr[-3000:]
+    second = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
+    assert second.returncode == 0 and "unchanged" in second.stdout, second.stdout
+    assert (root / "runs" / "smoke" / "curriculum-scinli" / "table6_scinli.csv").is_file()
