@@ -58,6 +58,7 @@ JOBS = {  # job -> (notebook, parameters); each job writes to runs/<profile>/<jo
     "datasets": ("10_datasets.ipynb", {}),
     "curriculum-ronli": ("05_curriculum.ipynb", {"dataset": "ronli"}),
     "curriculum-scinli": ("05_curriculum.ipynb", {"dataset": "scinli"}),
+    "taxinli": ("12_taxinli.ipynb", {}),
 }
 TABLE_EXT, FIGURE_EXT = (".csv", ".md", ".tex"), (".png", ".pdf")
 

@@ -18,8 +18,8 @@ from .models import load_tokenizer, load_pair_classifier, encode_pairs
 from .dynamics import Dynamics, from_logits
 
 # %% auto #0
-__all__ = ['TrainConfig', 'Encoded', 'encode_split', 'length_grouped_batches', 'batch_plan', 'PairCollator', 'predict',
-           'classification_report', 'TrainResult', 'fit', 'evaluate', 'SeedRuns', 'run_seeds']
+__all__ = ['TrainConfig', 'default_lr', 'Encoded', 'encode_split', 'length_grouped_batches', 'batch_plan', 'PairCollator',
+           'predict', 'classification_report', 'TrainResult', 'fit', 'evaluate', 'SeedRuns', 'run_seeds']
 
 # %% ../nbs/04a_training.ipynb #336cf062
 @dataclass
@@ -47,6 +47,12 @@ class TrainConfig:
     keep_logits: bool = True  # keep raw logits in the dynamics
     seed: int = 0  # seed of initialisation, batch order and dropout
     progress: bool | None = None  # tqdm bar; None: on in an interactive terminal, off under papermill and tests
+
+# %% ../nbs/04a_training.ipynb #b6dfb9b8
+def default_lr(model: str, # model alias, hub id or folder
+              ) -> float:
+    "The peak learning rate notebooks use when given none: 5e-4 for the tiny random BERT; 2e-4 for the embedded MiniLM (cpu profile: 2 epochs of batches of 32; chosen on RoNLI dev macro F1 among 5e-5, 1e-4, 2e-4); 5e-5 for BERT-size checkpoints."
+    return {"tiny": 5e-4, "embedded": 2e-4}.get(model, 5e-5)
 
 # %% ../nbs/04a_training.ipynb #4bd64b06
 @dataclass

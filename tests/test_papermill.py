@@ -65,3 +65,21 @@ def test_reproduce_cli_smoke(root, real_data, tmp_path):
     second = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
     assert second.returncode == 0 and "unchanged" in second.stdout, second.stdout
     assert (root / "runs" / "smoke" / "curriculum-scinli" / "table6_scinli.csv").is_file()
+
+
+def test_taxinli_notebook_smoke(root, real_data, tmp_path, monkeypatch):
+    """The TaxiNLI study writes every table and figure of the issue, with provenance, and Table 2's label counts are the paper's."""
+    monkeypatch.setenv("IN_TEST", "1")
+    out_dir = tmp_path / "tax"
+    run(root, "12_taxinli.ipynb", tmp_path, out_dir=str(out_dir), data_dir=str(real_data))
+    m = json.loads((out_dir / "manifest.json").read_text())
+    want = {"table2_statistics", "fig3_categories_by_label", "fig4_category_correlation", "table3_accuracy", "fig5_accuracy_by_category",
+            "fig6_lda_coefficients", "fig6_logistic_regression", "fig6_fig9_coefficients", "significant_coefficients_vs_paper",
+            "fig8_bayes_estimate", "fig7_tsne_layers"}
+    assert want <= set(m["outputs"]), want - set(m["outputs"])
+    import pandas as pd
+    t2 = pd.read_csv(out_dir / "table2_statistics.csv", index_col=0)
+    for row in ("Total datapoints", "Contradiction", "Neutral", "Entailment", "Neutral: same general topic"):
+        assert t2.loc[row, "ours"] == t2.loc[row, "paper"], row
+    lr = pd.read_csv(out_dir / "fig6_logistic_regression.csv", header=[0, 1], index_col=0)
+    assert {"NB", "ESIM", "BERT"} <= set(lr.columns.get_level_values(0))
