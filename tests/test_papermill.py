@@ -83,3 +83,19 @@ def test_taxinli_notebook_smoke(root, real_data, tmp_path, monkeypatch):
         assert t2.loc[row, "ours"] == t2.loc[row, "paper"], row
     lr = pd.read_csv(out_dir / "fig6_logistic_regression.csv", header=[0, 1], index_col=0)
     assert {"NB", "ESIM", "BERT"} <= set(lr.columns.get_level_values(0))
+
+
+def test_cb_notebook_smoke(root, real_data, tmp_path, monkeypatch):
+    """The CommitmentBank study writes Tables 2-5 and Figs. 1-2 with provenance; the recast and the Heuristics are exact computations."""
+    monkeypatch.setenv("IN_TEST", "1")
+    out_dir = tmp_path / "cb"
+    run(root, "13_cb.ipynb", tmp_path, out_dir=str(out_dir), data_dir=str(real_data))
+    m = json.loads((out_dir / "manifest.json").read_text())
+    want = {"table2_recast", "hypothesis_length", "table3_pmi", "heuristics_rules", "table4_results", "fig1_per_class",
+            "table5_heuristics_subsets", "mcnemar_tests", "agreement_with_heuristics", "fig2_probing"}
+    assert want <= set(m["outputs"]), want - set(m["outputs"])
+    import pandas as pd
+    t4 = pd.read_csv(out_dir / "table4_results.csv", header=[0, 1], index_col=0)
+    assert t4[("ours", "CB acc")].between(0, 100).all()
+    probes = pd.read_csv(out_dir / "fig2_probing.csv")
+    assert set(probes.setting) == {"frozen", "fine-tuned"} and probes["macro F1"].between(0, 1).all()
