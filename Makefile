@@ -37,8 +37,7 @@ reproduce: install
 	$(BIN)/nlic_reproduce --profile $(PROFILE)
 
 datasets: install
-	mkdir -p runs
-	$(BIN)/papermill nbs/10_datasets.ipynb runs/10_datasets.ipynb -p out_dir tables/datasets
+	$(BIN)/nlic_reproduce --profile $(PROFILE) --jobs datasets
 
 finetune: install
 	mkdir -p runs
