@@ -210,8 +210,10 @@ def cached_run(folder, # cache folder for this variant
     d = Path(folder) / param_hash(params); done = d / "done.json"
     if done.is_file():
         return (pd.read_csv(d / "metrics.csv"), pd.read_parquet(d / "predictions.parquet"), pd.read_csv(d / "per_class.csv", index_col=0)), True
-    metrics, preds, per_class = run()
+    import time
+    t0 = time.perf_counter(); metrics, preds, per_class = run(); seconds = time.perf_counter() - t0
     d.mkdir(parents=True, exist_ok=True)
+    with atomic_write(d / "timing.json") as f: json.dump({"seconds": seconds}, f)
     with atomic_write(d / "metrics.csv") as f: metrics.to_csv(f, index=False)
     with atomic_write(d / "per_class.csv") as f: per_class.to_csv(f)
     with atomic_write(d / "predictions.parquet", "wb") as f: preds.to_parquet(f, index=False)
