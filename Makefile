@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 NLIC_DATA_DIR ?= $(abspath ../shared/data)
 export NLIC_DATA_DIR
 
-.PHONY: install main test nbtest pytest reproduce datasets finetune bench docs lab lock clean
+.PHONY: install main test lint nbtest pytest reproduce datasets finetune bench docs lab lock clean
 PROFILE ?= cpu
 
 install: $(VENV)/.installed
@@ -22,7 +22,11 @@ main: install
 	$(BIN)/papermill nbs/05_curriculum.ipynb runs/05_curriculum_ronli.ipynb -p dataset ronli
 
 test: install
-	$(MAKE) nbtest pytest
+	$(MAKE) lint nbtest pytest
+
+# ruff's settings are in pyproject.toml (pyflakes and pycodestyle, 150 columns, the nbdev house style allowed)
+lint:
+	$(BIN)/ruff check nlicompendium
 
 # One thread per notebook worker: two workers with two torch threads each oversubscribe a 2-core machine,
 # and the training notebooks then ran 7-10x slower than alone.

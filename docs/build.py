@@ -2,6 +2,8 @@
 
     python docs/build.py [--out docs/_build/html] [--no-execute]
 
+Warnings are errors (`sphinx -W --keep-going`): a docstring that docutils misreads fails the build.
+
 Quarto is not needed; users who have it can still run `nbdev_docs`.
 """
 import argparse, os, shutil, subprocess, sys, time
@@ -30,6 +32,9 @@ def proc_notebook(src: Path, dst: Path):
 def generate(gen: Path):
     if gen.exists(): shutil.rmtree(gen)
     (gen / "nbs").mkdir(parents=True); (gen / "api").mkdir()
+    import jupyter_server_mathjax  # MathJax 2, served from the site itself: the docs render equations offline
+    shutil.copytree(Path(jupyter_server_mathjax.__file__).parent / "static", gen / "_static" / "mathjax",
+                    ignore=shutil.ignore_patterns("localization", "*.otf", "*.eot", "png", "unpacked"))
     nbs = sorted(p for p in (ROOT / "nbs").glob("*.ipynb") if p.name != "index.ipynb")
     for p in nbs: proc_notebook(p, gen / "nbs" / p.name)
     mods = sorted(p.stem for p in (ROOT / "nlicompendium").glob("*.py") if not p.stem.startswith("_"))
@@ -57,7 +62,7 @@ def main(argv=None):
     gen = DOCS / "_gen"; generate(gen)
     env = {**os.environ, "NLIC_PROFILE": a.profile, **({"NLIC_DOCS_EXECUTE": "off"} if a.no_execute else {})}
     t = time.time()
-    r = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-c", str(DOCS), "-q", "-j", "1", str(gen), a.out], env=env)
+    r = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-c", str(DOCS), "-q", "-W", "--keep-going", "-j", "1", str(gen), a.out], env=env)  # warnings are errors
     print(f"docs built in {time.time() - t:.1f} s -> {a.out}/index.html" if r.returncode == 0 else "docs build FAILED")
     return r.returncode
 

@@ -4,19 +4,19 @@
 
 # %% ../nbs/00_core.ipynb #15baaf43
 from __future__ import annotations
-import contextlib, hashlib, json, os, platform, random, subprocess, sys, tempfile, time
-from dataclasses import dataclass, asdict, field, replace
+import contextlib, hashlib, json, os, platform, subprocess, tempfile, time
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-import numpy as np
 import pandas as pd
+from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['DATA_ENV', 'CACHE_ENV', 'PROFILES', 'KEY_PACKAGES', 'project_root', 'data_root', 'cache_dir', 'Profile', 'in_test',
-           'resolve_profile', 'seed_everything', 'get_device', 'bf16_supported', 'sha256_file', 'git_info',
-           'package_versions', 'data_fingerprint', 'atomic_write', 'Results']
+__all__ = ['DATA_ENV', 'CACHE_ENV', 'PROFILES', 'KEY_PACKAGES', 'project_root', 'data_root', 'cache_dir', 'NLIDataError',
+           'Profile', 'in_test', 'resolve_profile', 'param_list', 'seed_everything', 'get_device', 'bf16_supported',
+           'sha256_file', 'git_info', 'package_versions', 'data_fingerprint', 'atomic_write', 'Results']
 
 # %% ../nbs/00_core.ipynb #5c32407c
 DATA_ENV = "NLIC_DATA_DIR"  # environment variable naming a folder that holds the data sets (CI: ../shared/data)
@@ -39,6 +39,16 @@ def data_root(data_dir: str | Path | None = None, # an explicit data folder; win
 def cache_dir() -> Path:
     "The download cache: `NLIC_CACHE_DIR`, else `~/.cache/nlicompendium`."
     return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "nlicompendium").expanduser()
+
+# %% ../nbs/00_core.ipynb #2561616d
+class NLIDataError(ValueError):
+    "Bad input in a data file: the message names the file and, where it applies, the row."
+    def __init__(self, path, # the offending file
+                 msg: str, # what is wrong
+                 row: int | None = None, # 1-based data row (header not counted), if one row is at fault
+                ):
+        self.path, self.row, self.msg = Path(path), row, msg
+        super().__init__(f"{self.path}" + (f", row {row}" if row is not None else "") + f": {msg}")
 
 # %% ../nbs/00_core.ipynb #c44a25dd
 @dataclass(frozen=True)
@@ -78,6 +88,17 @@ def resolve_profile(profile: str | Profile = "auto", # smoke, cpu, gpu, auto, or
     if name not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}: choose one of {sorted(PROFILES) + ['auto']}")
     return PROFILES[name]
+
+# %% ../nbs/00_core.ipynb #da363e1e
+def param_list(value, # None, a list or tuple, a JSON list as a string, or a scalar
+               name: str = "parameter", # the parameter's name, for the error message
+              ) -> list | None:
+    "A papermill parameter as a list: `None` stays `None`, a JSON string is parsed, a scalar becomes a one-item list."
+    if value is None: return None
+    if isinstance(value, str):
+        try: value = json.loads(value)
+        except json.JSONDecodeError: raise ValueError(f"{name} must be a JSON list such as '[0, 1]', got {value!r}") from None
+    return list(value) if isinstance(value, (list, tuple)) else [value]
 
 # %% ../nbs/00_core.ipynb #25b67cf8
 def seed_everything(seed: int, # the seed for Python, NumPy and torch
@@ -214,8 +235,9 @@ def _check_name(name):
         raise ValueError(f"output name {name!r} must be a plain file stem (no folders, not hidden)")
     return name
 
-def _table(self: Results,
-           name: str, # file stem, e.g. 'table2_ronli'
+@patch
+def table(self: Results,
+          name: str, # file stem, e.g. 'table2_ronli'
            df: pd.DataFrame, # the table
            caption: str = "", # a one-line caption for the Markdown and LaTeX renderings
            index: bool = True, # write the DataFrame index
@@ -226,11 +248,17 @@ def _table(self: Results,
     with atomic_write(paths[0]) as f: df.to_csv(f, index=index)
     flat = df.set_axis([" / ".join(map(str, c)) if isinstance(c, tuple) else c for c in df.columns], axis=1)
     with atomic_write(paths[1]) as f: f.write((f"{caption}\n\n" if caption else "") + flat.to_markdown(index=index) + "\n")
-    with atomic_write(paths[2]) as f: f.write(df.style.to_latex(caption=caption or None, hrules=True) if index else df.style.hide(axis="index").to_latex(caption=caption or None, hrules=True))
+    with atomic_write(paths[2]) as f:
+        f.write(
+            df.style.to_latex(caption=caption or None, hrules=True)
+            if index
+            else df.style.hide(axis="index").to_latex(caption=caption or None, hrules=True)
+        )
     return self._record(name, "table", paths, caption=caption, shape=list(df.shape))
 
-def _figure(self: Results,
-            name: str, # file stem, e.g. 'fig1_datamap'
+@patch
+def figure(self: Results,
+           name: str, # file stem, e.g. 'fig1_datamap'
             fig, # a matplotlib Figure (or a seaborn grid with `.savefig`)
             caption: str = "", # a one-line caption
             dpi: int = 150, # resolution of the PNG
@@ -239,14 +267,14 @@ def _figure(self: Results,
     _check_name(name)
     paths = [self.out_dir / f"{name}.{ext}" for ext in ("png", "pdf")]
     for p in paths:
-        with atomic_write(p, "wb") as f: fig.savefig(f, format=p.suffix[1:], dpi=dpi, bbox_inches="tight", metadata={"CreationDate": None} if p.suffix == ".pdf" else None)
+        with atomic_write(p, "wb") as f:
+            fig.savefig(f, format=p.suffix[1:], dpi=dpi, bbox_inches="tight", metadata={"CreationDate": None} if p.suffix == ".pdf" else None)
     return self._record(name, "figure", paths, caption=caption)
 
-Results.table, Results.figure = _table, _figure
-
 # %% ../nbs/00_core.ipynb #f3704b95
-def _value(self: Results,
-           name: str, # key, e.g. 'kappa_auto_vs_manual'
+@patch
+def value(self: Results,
+          name: str, # key, e.g. 'kappa_auto_vs_manual'
            value: Any, # a JSON-serialisable number or small structure
            **extra, # anything else worth recording (interval, n, method)
           ):
@@ -255,4 +283,10 @@ def _value(self: Results,
     self._save()
     return value
 
-Results.value = _value
+@patch
+def add_params(self: Results,
+               **params, # parameters known only after the run was opened (a training config, the step budget)
+              ) -> Results:
+    "Add parameters to the manifest's `params` and save it."
+    self.manifest["params"].update(params); self._save()
+    return self

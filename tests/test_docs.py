@@ -59,3 +59,12 @@ def test_paper_notebook_outputs_render(site, tmp_path):
     dom = browse(exe, tmp_path, (site / "nbs" / "10_datasets.html").as_uri(), "--dump-dom").stdout
     assert "CB items kept" in dom or "kept 556 of 1,200 items" in dom
     assert "<img" in dom  # the class-balance figure
+
+
+def test_equation_renders_offline(site, tmp_path):
+    "Eq. 1 and the metrics of the cartography notebook are typeset by the MathJax the site carries (no CDN: the machine is offline)."
+    exe = chromium()
+    assert not list(site.rglob("*.html")) or "cdn.jsdelivr" not in (site / "nbs" / "04b_cartography.html").read_text()
+    dom = browse(exe, tmp_path, (site / "nbs" / "04b_cartography.html").as_uri(), "--virtual-time-budget=20000", "--dump-dom").stdout
+    assert "MathJax-Element-1-Frame" in dom, "no equation was typeset"
+    assert dom.count('class="math notranslate nohighlight"') >= 3  # $...$ became math (MyST dollarmath), not literal dollars
