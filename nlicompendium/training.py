@@ -13,6 +13,7 @@ import pandas as pd
 import torch
 from torch import nn
 
+from fastcore.basics import patch
 from .core import seed_everything, get_device, bf16_supported, in_test
 from .models import load_tokenizer, load_pair_classifier, encode_pairs
 from .dynamics import Dynamics, from_logits
@@ -302,7 +303,8 @@ class _Loop:
         return loss.item()
 
 # %% ../nbs/04a_training.ipynb #b94ecb28
-def _end_epoch(self: _Loop, ep: int):
+@patch
+def end_epoch(self: _Loop, ep: int):
     "Finish epoch `ep`'s dynamics: eval-mode pass if asked, sum across processes, mean over repeated draws."
     if self.cfg.record == "eval": self.logits[:, ep] = predict(self.net, self.tr, self.collator, self.cfg.eval_batch_size, self.device, self.bf16)
     if self.world > 1:
@@ -313,7 +315,8 @@ def _end_epoch(self: _Loop, ep: int):
         seen = self.cov[:, ep] > 0
         self.logits[seen, ep] /= self.cov[seen, ep, None]; self.logits[~seen, ep] = np.nan
 
-def _eval_step(self: _Loop, step: int, ep: int, train_loss: float) -> bool:
+@patch
+def eval_step(self: _Loop, step: int, ep: int, train_loss: float) -> bool:
     "Evaluate on dev, keep the best checkpoint, and say whether to stop early."
     row = {"step": step, "epoch": ep + 1, "train_loss": train_loss}
     if self.dv is not None:
@@ -327,10 +330,9 @@ def _eval_step(self: _Loop, step: int, ep: int, train_loss: float) -> bool:
     _say(self.cfg, " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items()))
     return self.cfg.patience is not None and self.bad >= self.cfg.patience
 
-_Loop.end_epoch, _Loop.eval_step = _end_epoch, _eval_step
-
 # %% ../nbs/04a_training.ipynb #088345c9
-def _run(self: _Loop, plan: list) -> TrainResult:
+@patch
+def run(self: _Loop, plan: list) -> TrainResult:
     "Take every step of `plan`, evaluating and recording as configured."
     N, C, cfg = len(self.tr), self.C, self.cfg
     drawn = np.cumsum([0] + [len(b) for b in plan])
@@ -356,7 +358,8 @@ def _run(self: _Loop, plan: list) -> TrainResult:
     return TrainResult(self.net, dyn, self.cov[:, :E_done], pd.DataFrame(self.history), self.best or {}, cfg, step,
                        time.perf_counter() - t0, float(drawn[step]) / max(self.train_time, 1e-9), self.record_time)
 
-def _dynamics(self: _Loop, E: int) -> Dynamics:
+@patch
+def dynamics(self: _Loop, E: int) -> Dynamics:
     "Dynamics of the first `E` epochs: NaN probability and prediction -1 where an example was not drawn."
     lg = self.logits[:, :E]; missing = np.isnan(lg).any(-1)
     dyn = from_logits(self.tr.ids, self.tr.labels, np.nan_to_num(lg), {"record": self.cfg.record, "bf16": self.bf16,
@@ -365,8 +368,6 @@ def _dynamics(self: _Loop, E: int) -> Dynamics:
     if not self.cfg.keep_logits: dyn.logits = None
     else: dyn.logits = lg
     return dyn
-
-_Loop.run, _Loop.dynamics = _run, _dynamics
 
 # %% ../nbs/04a_training.ipynb #ecbd235f
 def evaluate(model: nn.Module, # a trained pair classifier
