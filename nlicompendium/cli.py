@@ -91,7 +91,7 @@ def collect(out_dir: str | Path, # a run's output folder (holds manifest.json)
 def reproduce(jobs: list[str] | None = None, # job names (default: all of `registry`)
               profile: str = "cpu", # smoke, cpu or gpu
               force: bool = False, # rerun jobs even when unchanged
-              collect_outputs: bool = True, # copy tables and figures into tables/ and figures/
+              collect_outputs: bool | None = None, # copy tables and figures into tables/ and figures/; None: unless the profile is smoke
               root: str | Path | None = None, # project root (notebooks in root/nbs)
               registry: dict | None = None, # job -> (notebook, params); default `JOBS`
               data_dir: str | None = None, # data folder passed to notebooks that take one
@@ -99,6 +99,7 @@ def reproduce(jobs: list[str] | None = None, # job names (default: all of `regis
     "Run the paper notebooks for `profile` with papermill, skip unchanged finished jobs, collect outputs; one row per job."
     import json, time, papermill as pm
     root = Path(root or project_root()); registry = registry or JOBS
+    if collect_outputs is None: collect_outputs = profile != "smoke"  # smoke numbers never replace the committed tables
     jobs = list(jobs or registry)
     unknown = [j for j in jobs if j not in registry]
     if unknown: raise ValueError(f"unknown jobs {unknown}; choose from {sorted(registry)}")
@@ -130,9 +131,9 @@ def reproduce_cli(argv=None):
     ap.add_argument("--profile", default="cpu", choices=["smoke", "cpu", "gpu"])
     ap.add_argument("--jobs", nargs="+", choices=sorted(JOBS), help="jobs to run (default: all)")
     ap.add_argument("--force", action="store_true", help="rerun jobs whose notebook and parameters are unchanged")
-    ap.add_argument("--no-collect", action="store_true", help="leave outputs in runs/ only")
+    ap.add_argument("--no-collect", action="store_true", help="leave outputs in runs/ only (smoke runs are never collected)")
     ap.add_argument("--data-dir", default=None)
     a = ap.parse_args(argv)
-    s = reproduce(a.jobs, a.profile, a.force, not a.no_collect, data_dir=a.data_dir)
+    s = reproduce(a.jobs, a.profile, a.force, False if a.no_collect else None, data_dir=a.data_dir)
     print(s.to_string(index=False))
     return 0

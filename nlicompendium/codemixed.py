@@ -10,11 +10,15 @@ from pathlib import Path
 from typing import Sequence
 
 import numpy as np
+import pandas as pd
 from .core import atomic_write
+from .data import id_split
 
 # %% auto #0
-__all__ = ['LANGUAGES', 'INDEPENDENT', 'HYPOTHESES_PER_CATEGORY', 'KEEP_SPEAKERS', 'cmi', 'Turn', 'scene_cmi', 'filter_scenes',
-           'length_category', 'anonymise', 'train_lid', 'tag_tokens', 'save_lid', 'load_lid']
+__all__ = ['LANGUAGES', 'INDEPENDENT', 'HYPOTHESES_PER_CATEGORY', 'KEEP_SPEAKERS', 'PAPER_COUNTS', 'PAPER_ACCURACY',
+           'PAPER_MONOLINGUAL', 'cmi', 'Turn', 'scene_cmi', 'filter_scenes', 'length_category', 'anonymise',
+           'train_lid', 'tag_tokens', 'save_lid', 'load_lid', 'tagged_scene', 'scene_table', 'cmi_agreement',
+           'conversation_split', 'window_logits']
 
 # %% ../nbs/15_codemixed.ipynb #83146708
 LANGUAGES = ("EN", "HI")  # the languages of romanised Hindi-English text
@@ -109,6 +113,8 @@ def tag_tokens(lid, # from `train_lid` or `load_lid`
                tokens: Sequence[str], # tokens to tag
               ) -> list[str]:
     "Language tag per token: `univ` for tokens without a letter, else the classifier's."
+    bad = next((k for k, w in enumerate(tokens) if not isinstance(w, str) or not w), None)
+    if bad is not None: raise ValueError(f"token {bad} is {tokens[bad]!r}: every token must be a non-empty string")
     out = ["univ" if not any(ch.isalpha() for ch in w) else None for w in tokens]
     words = [w for w, o in zip(tokens, out) if o is None]
     pred = iter(lid.predict(words).tolist() if words else [])
@@ -138,7 +144,96 @@ def load_lid(path: str | Path, # a file written by `save_lid`
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
     with np.load(path, allow_pickle=False) as z:
+        missing = {"vocab", "idf", "coef", "intercept", "classes", "params"} - set(z.files)
+        if missing: raise ValueError(f"{path}: not a language identifier written by save_lid (missing {sorted(missing)})")
         params = json.loads(str(z["params"])); params["ngram_range"] = tuple(params["ngram_range"])
         vec = TfidfVectorizer(vocabulary={w: i for i, w in enumerate(z["vocab"].tolist())}, **params); vec.idf_ = z["idf"]
         clf = LogisticRegression(); clf.coef_, clf.intercept_, clf.classes_ = z["coef"], z["intercept"], z["classes"]
     return make_pipeline(vec, clf)
+
+# %% ../nbs/15_codemixed.ipynb #a2ee81f7
+def tagged_scene(turns: Sequence[dict], # [{'speaker': ..., 'utterance': ...}], as `data.load_codemixed` gives them
+                 lid, # a language identifier (`train_lid`, `load_lid`)
+                ) -> list[Turn]:
+    "Turns with white-space tokens and predicted language tags."
+    if not turns: raise ValueError("empty conversation: a scene needs at least one turn")
+    toks = [str(t["utterance"]).split() for t in turns]
+    tags = iter(tag_tokens(lid, [w for ts in toks for w in ts]))
+    return [Turn(str(t["speaker"]), ts, [next(tags) for _ in ts]) for t, ts in zip(turns, toks)]
+
+def scene_table(scenes: Sequence[Sequence[Turn]], # tagged conversations
+                min_turns: int = 3, min_cmi: float = 20.0, # the §3.1 filters (as in `filter_scenes`)
+               ) -> pd.DataFrame:
+    "One row per scene: turns, tokens, length category, CMI (mean and pooled), and whether it passes the §3.1 filters."
+    rows = []
+    for i, s in enumerate(scenes):
+        if not s: raise ValueError(f"scene {i} is an empty conversation")
+        n = sum(len(t.tokens) for t in s)
+        rows.append(
+            {"turns": len(s), "tokens": n, "category": length_category(n), "cmi_mean": scene_cmi(s, "mean"), "cmi_pooled": scene_cmi(s, "pooled")}
+        )
+    df = pd.DataFrame(rows, columns=["turns", "tokens", "category", "cmi_mean", "cmi_pooled"])
+    df["kept"] = (df.turns > min_turns) & (df.cmi_mean > min_cmi)
+    return df
+
+# %% ../nbs/15_codemixed.ipynb #fb3384c3
+def cmi_agreement(gold: Sequence[float], # CMI from gold tags, one per utterance
+                  pred: Sequence[float], # CMI from predicted tags, same utterances
+                  threshold: float = 20.0, # the filter's threshold
+                 ) -> dict:
+    "Correlation, difference, and filter-decision agreement of two CMI series."
+    from scipy import stats as sps
+    from sklearn.metrics import cohen_kappa_score
+    g, p = np.asarray(gold, dtype=float), np.asarray(pred, dtype=float)
+    if g.ndim != 1 or g.shape != p.shape or len(g) < 2:
+        raise ValueError(f"need two 1-d series of one length >= 2, got shapes {g.shape} and {p.shape}")
+    return {"n": len(g), "pearson": float(sps.pearsonr(g, p)[0]), "spearman": float(sps.spearmanr(g, p)[0]),
+            "mean difference (pred - gold)": float((p - g).mean()), "mean absolute difference": float(np.abs(p - g).mean()),
+            f"filter agreement (CMI > {threshold:g})": float(((g > threshold) == (p > threshold)).mean()),
+            f"filter kappa (CMI > {threshold:g})": float(cohen_kappa_score(g > threshold, p > threshold))}
+
+# %% ../nbs/15_codemixed.ipynb #deeec906
+def conversation_split(premises: Sequence[str], # one premise per example
+                       dev: float = 0.1, test: float = 0.1, # shares of conversations held out
+                       salt: str = "codemixed", # changes the split without changing the data
+                      ) -> np.ndarray:
+    "'train', 'dev' or 'test' per example, by a stable hash of its premise (all hypotheses of a conversation together)."
+    if dev <= 0 or test <= 0 or dev + test >= 1: raise ValueError(f"dev and test shares must be positive and sum below 1, got {dev} and {test}")
+    if not len(premises): raise ValueError("no examples to split")
+    is_test, held = id_split(premises, test, salt), id_split(premises, test + dev, salt)
+    return np.where(is_test, "test", np.where(held, "dev", "train"))
+
+# %% ../nbs/15_codemixed.ipynb #a13b6e10
+def window_logits(model, # a *ForSequenceClassification model
+                  tokenizer, # its (fast) tokenizer
+                  premises: Sequence[str], hypotheses: Sequence[str],
+                  max_length: int = 128, # tokens per window, hypothesis and special tokens included
+                  stride: int = 32, # premise tokens shared by consecutive windows
+                  batch_size: int = 32, # windows per forward pass
+                  agg: str = "mean", # 'mean' or 'max' of the window logits
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    "Logits per pair over windows that cover the whole premise, and the number of windows per pair."
+    import torch
+    if agg not in ("mean", "max"): raise ValueError(f"agg must be 'mean' or 'max', got {agg!r}")
+    if len(premises) != len(hypotheses) or not len(premises): raise ValueError(f"need pairs: {len(premises)} premises, {len(hypotheses)} hypotheses")
+    enc = tokenizer(list(premises), list(hypotheses), truncation="only_first", max_length=max_length, stride=stride, return_overflowing_tokens=True)
+    owner = np.asarray(enc["overflow_to_sample_mapping"])
+    feats = [{k: enc[k][i] for k in enc.keys() if k != "overflow_to_sample_mapping"} for i in range(len(owner))]
+    was, dev, out = model.training, next(model.parameters()).device, []
+    model.eval()
+    try:
+        with torch.inference_mode():
+            for i in range(0, len(feats), batch_size):
+                out.append(model(**tokenizer.pad(feats[i:i + batch_size], return_tensors="pt").to(dev)).logits.float().cpu().numpy())
+    finally: model.train(was)
+    lg, reduce = np.concatenate(out), (np.mean if agg == "mean" else np.max)
+    return np.stack([reduce(lg[owner == k], axis=0) for k in range(len(premises))]), np.bincount(owner, minlength=len(premises))
+
+# %% ../nbs/15_codemixed.ipynb #2fcdf424
+PAPER_COUNTS = {  # Khanuja et al. (2020), §3.1, §3.2 and §4
+    "scenes": 1803, "scenes kept (> 3 turns, CMI > 20)": 720,
+    "category 1 scenes (< 55 tokens)": 151, "category 2 scenes (55-130 tokens)": 252, "category 3 scenes (> 130 tokens)": 720 - 151 - 252,
+    "category 1 premises annotated": 150, "category 1 hypotheses": 600, "category 2 premises annotated": 250, "category 2 hypotheses": 1640,
+}
+PAPER_ACCURACY = 57.82  # Table 5: mBERT on NLI En-Hi, accuracy (%), mean of 5 seeds
+PAPER_MONOLINGUAL = {"RTE": 66.4, "SNLI": 90.4, "MNLI": 86.7, "QNLI": 90.5}  # Table 4: BERT-base accuracy (%) from other papers

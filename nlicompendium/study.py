@@ -8,12 +8,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+import numpy as np
+import pandas as pd
+
 from fastcore.basics import patch
 from .core import Profile, Results, resolve_profile, param_list, project_root
 from .models import paper_model
 
 # %% auto #0
-__all__ = ['Study', 'study_setup']
+__all__ = ['DEVIATION_COLUMNS', 'Study', 'study_setup']
 
 # %% ../nbs/07_study.ipynb #df5cef95
 @dataclass
@@ -58,3 +61,22 @@ def cap(self: Study,
     if kind not in ("train", "eval"): raise ValueError(f"kind must be 'train' or 'eval', got {kind!r}")
     n = self.profile.max_train if kind == "train" else self.profile.max_eval
     return ds if n is None or len(ds) <= n else ds.shuffle(seed=seed).select(range(n))
+
+# %% ../nbs/07_study.ipynb #86ba90f0
+DEVIATION_COLUMNS = ["setting", "paper", "here", "why"]
+
+@patch
+def deviations(self: Study,
+               rows, # (setting, paper, here, why) tuples, or dicts with those keys
+               caption: str | None = None, # None: names the run's profile, model and seeds
+              ) -> pd.DataFrame:
+    "Write the deviations table that ends every paper notebook, and return it."
+    df = pd.DataFrame([r if isinstance(r, dict) else dict(zip(DEVIATION_COLUMNS, r)) for r in rows], columns=DEVIATION_COLUMNS)
+    if df.empty: raise ValueError("no deviations given: list every setting, including those that match the paper ('as in the paper')")
+    bad = df.map(lambda v: not isinstance(v, str) or not v.strip())
+    if bad.to_numpy().any():
+        i = int(np.flatnonzero(bad.any(axis=1))[0])
+        raise ValueError(f"deviation row {i} ({df.iloc[i, 0]!r}) has an empty or non-text {bad.columns[bad.iloc[i]].tolist()}")
+    caption = caption or f"Deviations from the paper in this run: profile {self.profile.name}, model {self.model}, seeds {self.seeds}"
+    self.res.table("deviations", df, caption=caption, index=False)
+    return df
