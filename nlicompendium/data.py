@@ -511,24 +511,24 @@ def load_codemixed(data_dir: str | Path | None = None, # folder holding codemixe
     return _finish(splits, rep)
 
 # %% ../nbs/01_data.ipynb #9755e0b2
+_SAMPLE_LINES = [("RAHUL", "aaj movie dekhne chalein {j}?"), ("PRIYA", "nahi yaar, kal exam hai"), ("Mother", "beta , pehle dinner kha lo please"),
+                 ("RAHUL", "I will come back by nine , pakka promise"), ("PRIYA", "tum hamesha late aate ho , so annoying")]
+
 def write_gluecos_nli_sample(out_dir: str | Path, # folder to create `codemixed/` in
-                             n: int = 6, # training pairs (alternating labels)
+                             n: int = 6, # training pairs: two per conversation (entailed, then contradictory)
                             ) -> Path:
     "Write GLUECoS-style NLI_EN_HI train and test files with project-made pairs; returns the data folder."
     d = Path(out_dir) / "codemixed"
-    conv = lambda k: f"RAHUL : aaj movie dekhne chalein {k}? ## PRIYA : nahi yaar, kal exam hai ## "
+    def conv(j):  # conversation j has 2 + 3 (j % 12) turns: from 11 to about 190 tokens, all three length categories
+        return "".join(f"{s} : {u.format(j=j)} ## " for s, u in (_SAMPLE_LINES[t % len(_SAMPLE_LINES)] for t in range(2 + 3 * (j % 12))))
     with atomic_write(d / "XNLI-MT-1.0" / "multinli" / "multinli.train.en.tsv") as f:
-        for k in range(n): f.write(f"{conv(k)}\tPRIYA ka exam kal hai {k}\t{'entailment' if k % 2 == 0 else 'contradictory'}\n")
+        for k in range(n):
+            j = k // 2
+            hyp = f"PRIYA ka exam kal hai {j}" if k % 2 == 0 else f"PRIYA ka exam nahi hai {j}"
+            f.write(f"{conv(j)}\t{hyp}\t{'entailment' if k % 2 == 0 else 'contradictory'}\n")
     with atomic_write(d / "XNLI-1.0" / "xnli.test.tsv") as f:
         for k in range(2):
-            f.write(
-                "en\tentailment\t\t\t\t\t"
-                + conv(k)
-                + f"\tRAHUL movie nahi jaana chahta {k}"
-                + "\t" * 9
-                + conv(k)
-                + f"\tRAHUL movie nahi jaana chahta {k}\n"
-            )
+            f.write("en\tentailment\t\t\t\t\t" + conv(k) + f"\tRAHUL movie nahi jaana chahta {k}" + "\t" * 9 + conv(k) + f"\tRAHUL movie nahi jaana chahta {k}\n")
     return Path(out_dir)
 
 # %% ../nbs/01_data.ipynb #068a9755
