@@ -528,7 +528,14 @@ def write_gluecos_nli_sample(out_dir: str | Path, # folder to create `codemixed/
             f.write(f"{conv(j)}\t{hyp}\t{'entailment' if k % 2 == 0 else 'contradictory'}\n")
     with atomic_write(d / "XNLI-1.0" / "xnli.test.tsv") as f:
         for k in range(2):
-            f.write("en\tentailment\t\t\t\t\t" + conv(k) + f"\tRAHUL movie nahi jaana chahta {k}" + "\t" * 9 + conv(k) + f"\tRAHUL movie nahi jaana chahta {k}\n")
+            f.write(
+                "en\tentailment\t\t\t\t\t"
+                + conv(k)
+                + f"\tRAHUL movie nahi jaana chahta {k}"
+                + "\t" * 9
+                + conv(k)
+                + f"\tRAHUL movie nahi jaana chahta {k}\n"
+            )
     return Path(out_dir)
 
 # %% ../nbs/01_data.ipynb #068a9755
