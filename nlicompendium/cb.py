@@ -90,9 +90,12 @@ class ScalarMixProbe(nn.Module):
         mix = (torch.softmax(self.w, 0)[None, :, None] * layers).sum(1)
         return self.mlp(self.gamma * mix)
 
-def cls_layers(model, tokenizer, premises: Sequence[str], hypotheses: Sequence[str], max_length: int = 128, batch_size: int = 32) -> np.ndarray:
+def cls_layers(model, tokenizer, premises: Sequence[str], hypotheses: Sequence[str], max_length: int = 128, batch_size: int = 32,
+               truncation: str = "keep_premise_end", # CB's policy: the target sentence ends the premise (models.TRUNCATIONS)
+              ) -> np.ndarray:
     "(N, layers + 1, hidden) [CLS] vectors of every layer, embeddings first."
-    return hidden_states(model, tokenizer, premises, hypotheses, layers="all", pooling="cls", max_length=max_length, batch_size=batch_size)
+    return hidden_states(model, tokenizer, premises, hypotheses, layers="all", pooling="cls", max_length=max_length, batch_size=batch_size,
+                         truncation=truncation)
 
 def train_probe(X: np.ndarray, # (N, k, hidden) layer vectors
                 y: Sequence[int], # feature label ids

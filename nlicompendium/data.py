@@ -23,8 +23,9 @@ __all__ = ['log', 'RONLI_LABELS', 'SCINLI_LABELS', 'MSCINLI_DOMAINS', 'MNLI_LABE
            'TAXINLI_NEUTRAL_FEATURES', 'TAXINLI_SYSTEMS', 'CB_LABELS', 'CB_PAPER_SPLIT', 'CODEMIXED_LABELS',
            'HINGLID_TAGS', 'DATASETS', 'DataFileNotFound', 'sources', 'resolve_file', 'read_json_records', 'read_table',
            'map_labels', 'check_pairs', 'to_dataset', 'LoadReport', 'load_ronli', 'id_split', 'load_ronli_distant',
-           'load_scinli', 'load_mscinli', 'write_mscinli_sample', 'load_taxinli', 'cb_recast_label', 'stratified_split',
-           'load_cb', 'parse_turns', 'load_codemixed', 'write_gluecos_nli_sample', 'load_hinglid', 'load']
+           'load_scinli', 'load_mscinli', 'write_mscinli_sample', 'drop_duplicate_pairs', 'load_taxinli',
+           'cb_recast_label', 'stratified_split', 'load_cb', 'parse_turns', 'load_codemixed',
+           'write_gluecos_nli_sample', 'load_hinglid', 'load']
 
 # %% ../nbs/01_data.ipynb #1c7bed01
 class DataFileNotFound(NLIDataError, FileNotFoundError):
@@ -354,12 +355,29 @@ def _taxinli_file(path, rep, extra_cols):
         for row, v in odd: rep.notes.append(f"{path.name}, row {row}: category {c} is {v} (not 0/1); kept as is")
     return out
 
+def _ascii_key(s: str) -> str:
+    "Lower-case ASCII letters and digits only: equal for two copies of a text that differ by mis-decoded characters."
+    return re.sub(r"[^a-z0-9]+", "", str(s).lower())  # accented letters go too: their mis-decodings differ
+
+def drop_duplicate_pairs(df: pd.DataFrame, # pairs with pairID, premise and hypothesis
+                         name: str, # the file's name, for the report
+                         rep: LoadReport, # where the drop is recorded
+                        ) -> pd.DataFrame:
+    "Drop later copies of a pair with the same pairID and the same normalised premise and hypothesis, saying which."
+    key = df["pairID"].astype(str) + "\t" + df["premise"].map(_ascii_key) + "\t" + df["hypothesis"].map(_ascii_key)
+    dup = key.duplicated(keep="first")
+    if dup.any():
+        rep.excluded[f"{name}: duplicate pair (same pairID and text up to mis-decoded characters)"] = int(dup.sum())
+        rep.notes.append(f"{name}: dropped the second copy of pairID(s) {sorted(set(df.loc[dup, 'pairID']))}")
+    return df[~dup]
+
 def load_taxinli(data_dir: str | Path | None = None, # folder holding taxinli/*.tsv
                 ) -> DatasetDict:
-    "TaxiNLI: `all` (10,071), `mnli_dev` (7,727, with three systems' predictions) and `not_mnli_dev`."
+    "TaxiNLI: `all` (10,070 unique pairs of the 10,071 rows), `mnli_dev` (7,727, with three systems' predictions) and `not_mnli_dev` (2,343)."
     rep = LoadReport("taxinli")
     cats = {c: Value("int8") for c in TAXINLI_CATEGORIES}
     full = _taxinli_file(resolve_file("taxinli", "taxinli10k.tsv", data_dir), rep, ["annotated_label", *TAXINLI_NEUTRAL_FEATURES])
+    full = drop_duplicate_pairs(full, "taxinli10k.tsv", rep)
     for c in TAXINLI_NEUTRAL_FEATURES: full[c], _ = _int_column(full, c, "taxinli10k.tsv", (0, 1), nullable=True)
     ann = full["annotated_label"].str.strip()
     rep.notes.append(f"annotated_label is '-' for {(ann == '-').sum()} pairs (stored as -1)")

@@ -4,7 +4,7 @@
 
 # %% ../nbs/03_models.ipynb #1ebc84f8
 from __future__ import annotations
-import os, socket
+import contextlib, os, socket
 from pathlib import Path
 from typing import Sequence
 
@@ -15,9 +15,9 @@ from torch import nn
 from .core import seed_everything
 
 # %% auto #0
-__all__ = ['HUB_MODELS', 'PAPER_MODELS', 'TINY_CONFIG', 'POOLINGS', 'embedded_path', 'paper_model', 'ModelUnavailable',
-           'resolve_model', 'load_tokenizer', 'load_encoder', 'encode_pairs', 'SeparatePairClassifier',
-           'load_pair_classifier', 'hidden_states']
+__all__ = ['HUB_MODELS', 'PAPER_MODELS', 'TINY_CONFIG', 'TRUNCATIONS', 'POOLINGS', 'embedded_path', 'paper_model',
+           'ModelUnavailable', 'resolve_model', 'load_tokenizer', 'load_encoder', 'tokenize_pairs', 'encode_pairs',
+           'SeparatePairClassifier', 'load_pair_classifier', 'hidden_states']
 
 # %% ../nbs/03_models.ipynb #542daf85
 HUB_MODELS = {  # alias -> Hugging Face hub id of the checkpoints the papers fine-tune
@@ -93,6 +93,34 @@ def load_encoder(name: str = "embedded", # model alias, hub id or folder
         return AutoModel.from_config(AutoConfig.from_pretrained(path, **TINY_CONFIG), **kw)
     return AutoModel.from_pretrained(path, **kw)
 
+# %% ../nbs/03_models.ipynb #9ec20f1b
+TRUNCATIONS = ("longest_first", "keep_premise_end", "keep_premise_start", "error")
+
+@contextlib.contextmanager
+def _truncation_side(tokenizer, side):
+    old = tokenizer.truncation_side; tokenizer.truncation_side = side
+    try: yield tokenizer
+    finally: tokenizer.truncation_side = old
+
+def tokenize_pairs(tokenizer, # a Hugging Face tokenizer
+                   premises: Sequence[str], hypotheses: Sequence[str],
+                   max_length: int = 128, # tokens per pair, special tokens included
+                   truncation: str = "longest_first", # one of TRUNCATIONS
+                   **kw, # passed to the tokenizer (padding, return_tensors, ...)
+                  ):
+    "Tokenise pairs jointly, cutting those over `max_length` by the named policy."
+    if truncation not in TRUNCATIONS: raise ValueError(f"truncation must be one of {TRUNCATIONS}, got {truncation!r}")
+    p, h = list(premises), list(hypotheses)
+    if truncation == "longest_first": return tokenizer(p, h, truncation="longest_first", max_length=max_length, **kw)
+    if truncation == "error":
+        n = [len(x) for x in tokenizer(p, h)["input_ids"]]
+        over = [k for k, v in enumerate(n) if v > max_length]
+        if over:
+            raise ValueError(f"pair {over[0]} has {n[over[0]]} tokens, over max_length {max_length} ({len(over)} pairs over; truncation='error')")
+        return tokenizer(p, h, **kw)
+    with _truncation_side(tokenizer, "left" if truncation == "keep_premise_end" else "right"):
+        return tokenizer(p, h, truncation="only_first", max_length=max_length, **kw)
+
 # %% ../nbs/03_models.ipynb #e5591714
 def encode_pairs(tokenizer, # a Hugging Face tokenizer
                  premises: Sequence[str], # first sentences
@@ -100,14 +128,18 @@ def encode_pairs(tokenizer, # a Hugging Face tokenizer
                  encoding: str = "joint", # 'joint' or 'separate'
                  max_length: int = 128, # tokens per sequence (joint: per pair; separate: per sentence)
                  hypothesis_only: bool = False, # drop the premise (hypothesis-only baseline)
+                 truncation: str = "longest_first", # pair truncation policy, one of TRUNCATIONS (joint encoding)
                 ) -> dict:
     "Tokenize pairs for the joint or separate encoding, without padding."
     if encoding not in ("joint", "separate"): raise ValueError(f"encoding must be 'joint' or 'separate', got {encoding!r}")
     if len(premises) != len(hypotheses): raise ValueError(f"{len(premises)} premises but {len(hypotheses)} hypotheses")
     if hypothesis_only: return dict(tokenizer(list(hypotheses), truncation=True, max_length=max_length))
     if encoding == "joint":
-        return dict(tokenizer(list(premises), list(hypotheses), truncation="longest_first", max_length=max_length))
-    p, h = (tokenizer(list(x), truncation=True, max_length=max_length) for x in (premises, hypotheses))
+        return dict(tokenize_pairs(tokenizer, premises, hypotheses, max_length, truncation))
+    if truncation not in TRUNCATIONS: raise ValueError(f"truncation must be one of {TRUNCATIONS}, got {truncation!r}")
+    with _truncation_side(tokenizer, "left" if truncation == "keep_premise_end" else "right"):  # separate: the policy cuts the premise alone
+        p = tokenizer(list(premises), truncation=True, max_length=max_length)
+    h = tokenizer(list(hypotheses), truncation=True, max_length=max_length)
     return {**{f"p_{k}": v for k, v in p.items()}, **{f"h_{k}": v for k, v in h.items()}}
 
 # %% ../nbs/03_models.ipynb #2cce9e74
@@ -168,7 +200,8 @@ def hidden_states(model, # a pair classifier, or a bare encoder
                   hypotheses: Sequence[str] | None = None, # second sentences, encoded jointly with the first; None: single sentences
                   layers: str | Sequence[int] = "last", # 'last', 'all' (embeddings first), or layer indices into hidden_states
                   pooling: str = "cls", # 'cls', 'mean' (over real tokens) or 'cls+max' ([CLS] beside the max over real tokens)
-                  max_length: int = 128, # tokens per sequence (joint pairs: truncation 'longest_first')
+                  max_length: int = 128, # tokens per sequence
+                  truncation: str = "longest_first", # policy for joint pairs, one of TRUNCATIONS
                   batch_size: int = 64, # sequences per forward pass
                  ) -> np.ndarray:
     "Pooled hidden states as a float32 array (N, layers, hidden), or (N, layers, 2 hidden) for 'cls+max'."
@@ -179,10 +212,9 @@ def hidden_states(model, # a pair classifier, or a bare encoder
     model.eval()
     try:
         for i in range(0, len(premises), batch_size):
-            args = [list(premises[i:i + batch_size])] + ([list(hypotheses[i:i + batch_size])] if hypotheses is not None else [])
-            b = tokenizer(
-                *args, padding=True, truncation="longest_first" if hypotheses is not None else True, max_length=max_length, return_tensors="pt"
-            ).to(dev)
+            ps = list(premises[i:i + batch_size])
+            b = (tokenizer(ps, padding=True, truncation=True, max_length=max_length, return_tensors="pt") if hypotheses is None else
+                 tokenize_pairs(tokenizer, ps, hypotheses[i:i + batch_size], max_length, truncation, padding=True, return_tensors="pt")).to(dev)
             hs = enc(**b, output_hidden_states=True).hidden_states
             pick = range(len(hs)) if layers == "all" else [-1] if layers == "last" else layers
             out.append(torch.stack([_pool(hs[k], b["attention_mask"], pooling) for k in pick], 1).cpu().numpy())

@@ -30,6 +30,7 @@ class TrainConfig:
     encoding: str = "joint"  # 'joint' or 'separate'
     hypothesis_only: bool = False  # hypothesis-only baseline
     max_length: int = 128  # tokens per pair (per sentence for 'separate')
+    truncation: str = "longest_first"  # how pairs over max_length are cut: one of models.TRUNCATIONS (the data set's policy)
     batch_size: int = 16  # examples per optimizer step
     eval_batch_size: int = 64  # examples per evaluation batch
     lr: float = 2e-5  # peak learning rate
@@ -75,7 +76,7 @@ def encode_split(ds, # a Dataset with id, premise, hypothesis, label (ClassLabel
                 ) -> Encoded:
     "Tokenise a split for `cfg`'s encoding; fail early on an empty split."
     if len(ds) == 0: raise ValueError(f"{name} is empty: nothing to train or evaluate on")
-    enc = ds.map(lambda b: encode_pairs(tokenizer, b["premise"], b["hypothesis"], cfg.encoding, cfg.max_length, cfg.hypothesis_only),
+    enc = ds.map(lambda b: encode_pairs(tokenizer, b["premise"], b["hypothesis"], cfg.encoding, cfg.max_length, cfg.hypothesis_only, cfg.truncation),
                  batched=True, remove_columns=ds.column_names, desc=f"tokenising {name}")
     cols = enc.column_names
     feats = enc.to_list()
