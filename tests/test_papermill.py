@@ -79,8 +79,10 @@ def test_taxinli_notebook_smoke(root, real_data, tmp_path, monkeypatch):
     assert want <= set(m["outputs"]), want - set(m["outputs"])
     import pandas as pd
     t2 = pd.read_csv(out_dir / "table2_statistics.csv", index_col=0)
-    for row in ("Total datapoints", "Contradiction", "Neutral", "Entailment", "Neutral: same general topic"):
+    for row in ("Contradiction", "Entailment"):
         assert t2.loc[row, "ours"] == t2.loc[row, "paper"], row
+    for row in ("Total datapoints", "Neutral", "Neutral: same general topic"):  # the loader drops the released file's one duplicated (neutral) pair, 135182n
+        assert t2.loc[row, "ours"] == t2.loc[row, "paper"] - 1, row
     lr = pd.read_csv(out_dir / "fig6_logistic_regression.csv", header=[0, 1], index_col=0)
     assert {"NB", "ESIM", "BERT"} <= set(lr.columns.get_level_values(0))
 
