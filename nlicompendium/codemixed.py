@@ -92,7 +92,7 @@ def anonymise(turns: Sequence[Turn], # one conversation
     pat = re.compile(r"(?<!\w)(" + "|".join(sorted(map(re.escape, mapping), key=len, reverse=True)) + r")(?!\w)", re.IGNORECASE)
     sub = lambda s: pat.sub(lambda m: mapping[m.group(1).lower()], s)
     out = [Turn(mapping.get(t.speaker.lower(), t.speaker), [sub(w) for w in t.tokens], list(t.tags)) for t in turns]
-    return out, [sub(h) for h in hypotheses], {k: v for k, v in mapping.items()}
+    return out, [sub(h) for h in hypotheses], dict(mapping)
 
 # %% ../nbs/15_codemixed.ipynb #a05ac3c1
 def train_lid(tokens: Sequence[str], # training tokens

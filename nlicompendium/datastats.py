@@ -5,12 +5,10 @@
 # %% ../nbs/02_datastats.ipynb #95d762fe
 from __future__ import annotations
 from typing import Callable, Sequence
-import numpy as np
 import pandas as pd
 
 # %% auto #0
-__all__ = ['STAT_COLUMNS', 'RONLI_TABLE2', 'SCINLI_PAPER_STATS', 'overlap_ratio', 'pair_stats', 'nli_statistics', 'beside_paper',
-           'truncation_report']
+__all__ = ['STAT_COLUMNS', 'RONLI_TABLE2', 'SCINLI_PAPER_STATS', 'overlap_ratio', 'pair_stats', 'nli_statistics', 'beside_paper']
 
 # %% ../nbs/02_datastats.ipynb #0194c123
 def overlap_ratio(premise: str, # first sentence
@@ -96,22 +94,3 @@ def beside_paper(ours: pd.DataFrame, # a table from `nli_statistics`
             rows.append({"statistic": col[0], "split": col[1], "class": cls, "ours": round(o, d + 2), "paper": p,
                          "ours_rounded": round(o, d), "match": round(o, d) == p})
     return pd.DataFrame(rows)
-
-# %% ../nbs/02_datastats.ipynb #b2de9b7a
-def truncation_report(ds, # a Dataset (or DataFrame) with premise and hypothesis
-                      tokenizer, # a fast Hugging Face tokenizer
-                      max_length: int, # tokens per pair
-                      truncation: str = "longest_first", # the policy, one of models.TRUNCATIONS except 'error'
-                     ) -> dict:
-    "Pairs, lengths, and the share of pairs over the limit whose premise and whose hypothesis lose tokens."
-    from nlicompendium.models import tokenize_pairs
-    if truncation == "error": raise ValueError("truncation='error' cuts nothing: use it to check, not to report")
-    prem, hyp = list(ds["premise"]), list(ds["hypothesis"])
-    if not prem: raise ValueError("no pairs to report on")
-    full, cut = tokenizer(prem, hyp), tokenize_pairs(tokenizer, prem, hyp, max_length, truncation)
-    n = np.array([len(x) for x in full["input_ids"]])
-    p_cut = np.array([cut.sequence_ids(i).count(0) < full.sequence_ids(i).count(0) for i in range(len(prem))])
-    h_cut = np.array([cut.sequence_ids(i).count(1) < full.sequence_ids(i).count(1) for i in range(len(prem))])
-    return {"pairs": len(prem), "median length": float(np.median(n)), "max length": int(n.max()),
-            "over the limit (%)": 100 * float((n > max_length).mean()),
-            "premise cut (%)": 100 * float(p_cut.mean()), "hypothesis cut (%)": 100 * float(h_cut.mean()), "policy": truncation}

@@ -17,7 +17,7 @@ from .core import seed_everything
 # %% auto #0
 __all__ = ['HUB_MODELS', 'PAPER_MODELS', 'TINY_CONFIG', 'TRUNCATIONS', 'POOLINGS', 'embedded_path', 'paper_model',
            'ModelUnavailable', 'resolve_model', 'load_tokenizer', 'load_encoder', 'tokenize_pairs', 'encode_pairs',
-           'SeparatePairClassifier', 'load_pair_classifier', 'hidden_states']
+           'SeparatePairClassifier', 'load_pair_classifier', 'hidden_states', 'truncation_report']
 
 # %% ../nbs/03_models.ipynb #542daf85
 HUB_MODELS = {  # alias -> Hugging Face hub id of the checkpoints the papers fine-tune
@@ -102,6 +102,15 @@ def _truncation_side(tokenizer, side):
     try: yield tokenizer
     finally: tokenizer.truncation_side = old
 
+def _premise_side(truncation: str) -> str:
+    "Which end of the premise a policy cuts ('left' or 'right'); checks the name."
+    if truncation not in TRUNCATIONS: raise ValueError(f"truncation must be one of {TRUNCATIONS}, got {truncation!r}")
+    return "left" if truncation == "keep_premise_end" else "right"
+
+def _over_limit(lengths, max_length, what="pair"):
+    over = [k for k, v in enumerate(lengths) if v > max_length]
+    if over: raise ValueError(f"{what} {over[0]} has {lengths[over[0]]} tokens, over max_length {max_length} ({len(over)} over; truncation='error')")
+
 def tokenize_pairs(tokenizer, # a Hugging Face tokenizer
                    premises: Sequence[str], hypotheses: Sequence[str],
                    max_length: int = 128, # tokens per pair, special tokens included
@@ -109,16 +118,12 @@ def tokenize_pairs(tokenizer, # a Hugging Face tokenizer
                    **kw, # passed to the tokenizer (padding, return_tensors, ...)
                   ):
     "Tokenise pairs jointly, cutting those over `max_length` by the named policy."
-    if truncation not in TRUNCATIONS: raise ValueError(f"truncation must be one of {TRUNCATIONS}, got {truncation!r}")
-    p, h = list(premises), list(hypotheses)
+    side, p, h = _premise_side(truncation), list(premises), list(hypotheses)
     if truncation == "longest_first": return tokenizer(p, h, truncation="longest_first", max_length=max_length, **kw)
     if truncation == "error":
-        n = [len(x) for x in tokenizer(p, h)["input_ids"]]
-        over = [k for k, v in enumerate(n) if v > max_length]
-        if over:
-            raise ValueError(f"pair {over[0]} has {n[over[0]]} tokens, over max_length {max_length} ({len(over)} pairs over; truncation='error')")
+        _over_limit([len(x) for x in tokenizer(p, h)["input_ids"]], max_length)
         return tokenizer(p, h, **kw)
-    with _truncation_side(tokenizer, "left" if truncation == "keep_premise_end" else "right"):
+    with _truncation_side(tokenizer, side):
         return tokenizer(p, h, truncation="only_first", max_length=max_length, **kw)
 
 # %% ../nbs/03_models.ipynb #e5591714
@@ -136,8 +141,8 @@ def encode_pairs(tokenizer, # a Hugging Face tokenizer
     if hypothesis_only: return dict(tokenizer(list(hypotheses), truncation=True, max_length=max_length))
     if encoding == "joint":
         return dict(tokenize_pairs(tokenizer, premises, hypotheses, max_length, truncation))
-    if truncation not in TRUNCATIONS: raise ValueError(f"truncation must be one of {TRUNCATIONS}, got {truncation!r}")
-    with _truncation_side(tokenizer, "left" if truncation == "keep_premise_end" else "right"):  # separate: the policy cuts the premise alone
+    if truncation == "error": _over_limit([len(x) for x in tokenizer(list(premises))["input_ids"]], max_length, "premise")
+    with _truncation_side(tokenizer, _premise_side(truncation)):  # separate: the policy cuts the premise alone
         p = tokenizer(list(premises), truncation=True, max_length=max_length)
     h = tokenizer(list(hypotheses), truncation=True, max_length=max_length)
     return {**{f"p_{k}": v for k, v in p.items()}, **{f"h_{k}": v for k, v in h.items()}}
@@ -220,3 +225,21 @@ def hidden_states(model, # a pair classifier, or a bare encoder
             out.append(torch.stack([_pool(hs[k], b["attention_mask"], pooling) for k in pick], 1).cpu().numpy())
     finally: model.train(was)
     return np.concatenate(out) if out else np.zeros((0, 0, 0), np.float32)
+
+# %% ../nbs/03_models.ipynb #b2de9b7a
+def truncation_report(ds, # a Dataset (or DataFrame) with premise and hypothesis
+                      tokenizer, # a fast Hugging Face tokenizer
+                      max_length: int, # tokens per pair
+                      truncation: str = "longest_first", # the policy, one of models.TRUNCATIONS except 'error'
+                     ) -> dict:
+    "Pairs, lengths, and the share of pairs over the limit whose premise and whose hypothesis lose tokens."
+    if truncation == "error": raise ValueError("truncation='error' cuts nothing: use it to check, not to report")
+    prem, hyp = list(ds["premise"]), list(ds["hypothesis"])
+    if not prem: raise ValueError("no pairs to report on")
+    full, cut = tokenizer(prem, hyp), tokenize_pairs(tokenizer, prem, hyp, max_length, truncation)
+    n = np.array([len(x) for x in full["input_ids"]])
+    p_cut = np.array([cut.sequence_ids(i).count(0) < full.sequence_ids(i).count(0) for i in range(len(prem))])
+    h_cut = np.array([cut.sequence_ids(i).count(1) < full.sequence_ids(i).count(1) for i in range(len(prem))])
+    return {"pairs": len(prem), "median length": float(np.median(n)), "max length": int(n.max()),
+            "over the limit (%)": 100 * float((n > max_length).mean()),
+            "premise cut (%)": 100 * float(p_cut.mean()), "hypothesis cut (%)": 100 * float(h_cut.mean()), "policy": truncation}
