@@ -10,7 +10,8 @@ import pandas as pd
 from .dynamics import Dynamics
 
 # %% auto #0
-__all__ = ['cartography_metrics', 'difficulty_score', 'regions', 'region_overlaps', 'mscinli_subsets', 'region_table', 'data_map']
+__all__ = ['SCORE_FORMS', 'cartography_metrics', 'difficulty_score', 'regions', 'region_overlaps', 'mscinli_subsets',
+           'region_table', 'data_map']
 
 # %% ../nbs/04b_cartography.ipynb #42108855
 def cartography_metrics(dyn: Dynamics, # training dynamics, N examples x E epochs
@@ -43,12 +44,20 @@ def _forgetfulness(correct: np.ndarray, # (E, N) correct at each epoch
     return out
 
 # %% ../nbs/04b_cartography.ipynb #48e5157c
+SCORE_FORMS = ("intended", "literal", "official")
+
 def difficulty_score(confidence, # mean gold-label probability, in [0, 1]
                      variability, # its standard deviation, in [0, 0.5]
+                     form: str = "intended", # 'intended' (default), 'literal' (as printed) or 'official' (the released code)
+                     correctness=None, # share of epochs classified correctly, in [0, 1] (needed by 'official')
                     ) -> np.ndarray:
-    "RoNLI's Eq. 1: 1 - c + v if c < 0.5, else 2 - c - v."
+    "RoNLI's Eq. 1 in one of `SCORE_FORMS`; lower is easier. 'intended': 1 - c + v if c >= 0.5, else 2 - c - v, in [0, 2]."
+    if form not in SCORE_FORMS: raise ValueError(f"form must be one of {SCORE_FORMS}, got {form!r}")
     c, v = np.asarray(confidence, dtype=np.float64), np.asarray(variability, dtype=np.float64)
-    return np.where(c < 0.5, 1 - c + v, 2 - c - v)
+    if form == "official":
+        if correctness is None: raise ValueError("form='official' scores (1 - correctness) + (1 - variability): pass correctness")
+        return (1 - np.asarray(correctness, dtype=np.float64)) + (1 - v)
+    return np.where((c >= 0.5) if form == "intended" else (c < 0.5), 1 - c + v, 2 - c - v)
 
 # %% ../nbs/04b_cartography.ipynb #41531ca4
 def regions(metrics: pd.DataFrame, # from `cartography_metrics`

@@ -4,7 +4,7 @@
 
 # %% ../nbs/01_data.ipynb #55a9dccd
 from __future__ import annotations
-import collections, hashlib, json, logging, os, re, shutil, urllib.error, urllib.request
+import collections, hashlib, json, logging, os, re, shutil, unicodedata, urllib.error, urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
@@ -22,10 +22,10 @@ log = logging.getLogger(__name__)
 __all__ = ['log', 'RONLI_LABELS', 'SCINLI_LABELS', 'MSCINLI_DOMAINS', 'MNLI_LABELS', 'TAXINLI_CATEGORIES',
            'TAXINLI_NEUTRAL_FEATURES', 'TAXINLI_SYSTEMS', 'CB_LABELS', 'CB_PAPER_SPLIT', 'CODEMIXED_LABELS',
            'HINGLID_TAGS', 'DATASETS', 'DataFileNotFound', 'sources', 'resolve_file', 'read_json_records', 'read_table',
-           'map_labels', 'check_pairs', 'to_dataset', 'LoadReport', 'load_ronli', 'id_split', 'load_ronli_distant',
-           'load_scinli', 'load_mscinli', 'write_mscinli_sample', 'drop_duplicate_pairs', 'load_taxinli',
-           'cb_recast_label', 'stratified_split', 'load_cb', 'parse_turns', 'load_codemixed',
-           'write_gluecos_nli_sample', 'load_hinglid', 'load']
+           'map_labels', 'check_pairs', 'to_dataset', 'LoadReport', 'load_ronli', 'id_split', 'pair_key',
+           'drop_test_pairs', 'load_ronli_distant', 'load_scinli', 'load_mscinli', 'write_mscinli_sample',
+           'drop_duplicate_pairs', 'load_taxinli', 'cb_recast_label', 'stratified_split', 'load_cb', 'parse_turns',
+           'load_codemixed', 'write_gluecos_nli_sample', 'load_hinglid', 'load']
 
 # %% ../nbs/01_data.ipynb #1c7bed01
 class DataFileNotFound(NLIDataError, FileNotFoundError):
@@ -222,13 +222,12 @@ def _ronli_file(path, report, label_col="label", extra=None):
 
 def load_ronli(data_dir: str | Path | None = None, # folder holding ronli/*.json
               ) -> DatasetDict:
-    "RoNLI: train (when available), validation and test, with labels contrastive, entailment, reasoning, neutral."
+    "RoNLI: train (when available, less any pair whose text is in test), validation and test; labels contrastive, entailment, reasoning, neutral."
     rep = LoadReport("ronli")
-    splits = {}
-    if (p := _optional("ronli", "train.json", data_dir, rep)) is not None: splits["train"] = to_dataset(_ronli_file(p, rep), RONLI_LABELS)
-    for s in ("validation", "test"):
-        splits[s] = to_dataset(_ronli_file(resolve_file("ronli", f"{s}.json", data_dir), rep), RONLI_LABELS)
-    return _finish(splits, rep)
+    dfs = {s: _ronli_file(resolve_file("ronli", f"{s}.json", data_dir), rep) for s in ("validation", "test")}
+    if (p := _optional("ronli", "train.json", data_dir, rep)) is not None:
+        dfs = {"train": drop_test_pairs(_ronli_file(p, rep), dfs["test"], "train", rep), **dfs}
+    return _finish({s: to_dataset(d, RONLI_LABELS) for s, d in dfs.items()}, rep)
 
 # %% ../nbs/01_data.ipynb #4cb8c8a8
 def id_split(ids: Iterable[str], # example ids
@@ -240,21 +239,45 @@ def id_split(ids: Iterable[str], # example ids
     return (h / np.float64(2**64)) < fraction
 
 # %% ../nbs/01_data.ipynb #22f1fc56
+_RO_CHARS = str.maketrans({"ş": "ș", "ţ": "ț", "Ş": "Ș", "Ţ": "Ț"})  # cedilla forms -> the comma-below letters of Romanian
+
+def pair_key(premise: str, hypothesis: str) -> str:
+    "A pair's text, normalised for matching: Unicode NFKC, cedilla ş/ţ as comma-below ș/ț, whitespace collapsed."
+    norm = lambda s: " ".join(unicodedata.normalize("NFKC", str(s)).translate(_RO_CHARS).split())
+    return norm(premise) + "\t" + norm(hypothesis)
+
+def drop_test_pairs(df: pd.DataFrame, # a training or dev split (premise, hypothesis)
+                    test: pd.DataFrame, # the test split
+                    name: str, # the split's name, for the report
+                    rep: LoadReport, # where the drop is recorded
+                   ) -> pd.DataFrame:
+    "Drop every pair whose normalised text also occurs in test (their ids differ, so an id check misses them)."
+    seen = set(map(pair_key, test["premise"], test["hypothesis"]))
+    hit = np.array([pair_key(p, h) in seen for p, h in zip(df["premise"], df["hypothesis"])], dtype=bool)
+    if hit.any(): rep.excluded[f"{name}: pair also in test (normalised text)"] = int(hit.sum())
+    return df[~hit]
+
+# %% ../nbs/01_data.ipynb #aa17590d
 def load_ronli_distant(data_dir: str | Path | None = None, # folder holding ronli/*.json
                        dev_fraction: float = 0.1, # share of the validation pairs held out as dev
+                       drop_test_overlap: bool = True, # drop train and dev pairs whose text is in test (False: all 3,059, for label statistics)
                       ) -> DatasetDict:
-    "RoNLI with automatic labels for training: validation pairs split into train/validation by id, manual test."
+    "RoNLI's validation pairs split by id: train with automatic labels, dev with the manual ones; the manual test; no test pair in train or dev."
     rep = LoadReport("ronli-distant")
     p = resolve_file("ronli", "validation_auto_vs_manual.json", data_dir)
     df = _ronli_file(p, rep, extra={"corrected_label": None})
     df["manual_label"] = map_labels(df["corrected_label"], p, RONLI_LABELS, _RONLI_MAP, ids=list(df["id"]))
+    df["auto_label"] = df["label"]
     held = id_split(df["id"], dev_fraction)
-    extra = {"manual_label": ClassLabel(names=RONLI_LABELS)}
-    test = to_dataset(_ronli_file(resolve_file("ronli", "test.json", data_dir), rep), RONLI_LABELS)
-    rep.notes.append(
-        f"train/validation use automatic labels ({(df.label != df.manual_label).sum()} of {len(df)} differ from the manual ones); test is manual"
-    )
-    return _finish({"train": to_dataset(df[~held], RONLI_LABELS, extra), "validation": to_dataset(df[held], RONLI_LABELS, extra), "test": test}, rep)
+    extra = {"manual_label": ClassLabel(names=RONLI_LABELS), "auto_label": ClassLabel(names=RONLI_LABELS)}
+    test_df = _ronli_file(resolve_file("ronli", "test.json", data_dir), rep)
+    train, dev = df[~held], df[held]
+    if drop_test_overlap: train, dev = drop_test_pairs(train, test_df, "train", rep), drop_test_pairs(dev, test_df, "validation", rep)
+    dev = dev.assign(label=dev["manual_label"])  # model selection on manual labels, as the paper selects on its manually labelled validation set
+    rep.notes.append(f"train keeps the automatic labels ({(train.label != train.manual_label).sum()} of {len(train)} differ from the manual ones); "
+                     f"validation uses the manual labels ({(dev.auto_label != dev.manual_label).sum()} of {len(dev)} differed); test is manual")
+    return _finish({"train": to_dataset(train, RONLI_LABELS, extra), "validation": to_dataset(dev, RONLI_LABELS, extra),
+                    "test": to_dataset(test_df, RONLI_LABELS)}, rep)
 
 # %% ../nbs/01_data.ipynb #a669a56c
 SCINLI_LABELS = ["contrasting", "reasoning", "entailment", "neutral"]

@@ -15,9 +15,10 @@ from torch import nn
 from .core import seed_everything
 
 # %% auto #0
-__all__ = ['HUB_MODELS', 'PAPER_MODELS', 'TINY_CONFIG', 'TRUNCATIONS', 'POOLINGS', 'embedded_path', 'paper_model',
+__all__ = ['HUB_MODELS', 'PAPER_MODELS', 'TINY_CONFIG', 'TRUNCATIONS', 'ENCODINGS', 'POOLINGS', 'embedded_path', 'paper_model',
            'ModelUnavailable', 'resolve_model', 'load_tokenizer', 'load_encoder', 'tokenize_pairs', 'encode_pairs',
-           'SeparatePairClassifier', 'load_pair_classifier', 'hidden_states', 'truncation_report']
+           'SeparatePairClassifier', 'load_pair_classifier', 'hidden_states', 'PairHead', 'hidden_size',
+           'sentence_vectors', 'truncation_report']
 
 # %% ../nbs/03_models.ipynb #542daf85
 HUB_MODELS = {  # alias -> Hugging Face hub id of the checkpoints the papers fine-tune
@@ -170,17 +171,21 @@ class SeparatePairClassifier(nn.Module):
         return SequenceClassifierOutput(loss=loss, logits=logits)
 
 # %% ../nbs/03_models.ipynb #d10767de
+ENCODINGS = ("joint", "separate", "frozen")
+
 def load_pair_classifier(name: str = "embedded", # model alias, hub id or folder
                          num_labels: int = 3, # number of classes
                          encoding: str = "joint", # 'joint' or 'separate'
                          seed: int | None = None, # seed of the classification head (and of `tiny`'s encoder)
                          attn_implementation: str | None = None, # 'eager', 'sdpa', ...; None: the transformers default
+                         sentences: int = 2, # 'frozen': sentence vectors the head reads (1 for a hypothesis-only model)
                         ) -> nn.Module:
     "A pair classifier for the chosen encoding, with a freshly initialised head."
     from transformers import AutoConfig, AutoModelForSequenceClassification
-    if encoding not in ("joint", "separate"): raise ValueError(f"encoding must be 'joint' or 'separate', got {encoding!r}")
+    if encoding not in ENCODINGS: raise ValueError(f"encoding must be one of {ENCODINGS}, got {encoding!r}")
     if num_labels < 2: raise ValueError(f"num_labels must be at least 2, got {num_labels}")
     if seed is not None: seed_everything(seed)
+    if encoding == "frozen": return PairHead(sentences * hidden_size(name), num_labels)
     if encoding == "separate": return SeparatePairClassifier(load_encoder(name, attn_implementation=attn_implementation), num_labels)
     path, kw = resolve_model(name), ({"attn_implementation": attn_implementation} if attn_implementation else {})
     if name == "tiny":
@@ -225,6 +230,45 @@ def hidden_states(model, # a pair classifier, or a bare encoder
             out.append(torch.stack([_pool(hs[k], b["attention_mask"], pooling) for k in pick], 1).cpu().numpy())
     finally: model.train(was)
     return np.concatenate(out) if out else np.zeros((0, 0, 0), np.float32)
+
+# %% ../nbs/03_models.ipynb #a1d472c3
+class PairHead(nn.Module):
+    "RoNLI's Ro-BERT head over frozen sentence vectors: fc(in, hidden), ReLU, dropout, fc(hidden, C)."
+    def __init__(self, in_features: int, # concatenated sentence vectors (2 x hidden size; hidden size for hypothesis-only)
+                 num_labels: int, hidden: int = 256, dropout: float = 0.3, # the official code's sizes
+                ):
+        super().__init__()
+        self.num_labels, self.dropout = num_labels, nn.Dropout(dropout)
+        self.fc1, self.fc2 = nn.Linear(in_features, hidden), nn.Linear(hidden, num_labels)
+
+    def forward(self, features, labels=None, **kw):
+        from transformers.modeling_outputs import SequenceClassifierOutput
+        logits = self.fc2(self.dropout(torch.relu(self.fc1(features))))
+        loss = nn.functional.cross_entropy(logits.float(), labels) if labels is not None else None
+        return SequenceClassifierOutput(loss=loss, logits=logits)
+
+def hidden_size(name: str) -> int:
+    "The hidden size of a registered model (`tiny`: TINY_CONFIG's)."
+    from transformers import AutoConfig
+    return TINY_CONFIG["hidden_size"] if name == "tiny" else AutoConfig.from_pretrained(resolve_model(name)).hidden_size
+
+# %% ../nbs/03_models.ipynb #fec7ca3a
+_VECTORS: dict = {}  # (model, max_length) -> {sentence: [CLS] vector}
+
+def sentence_vectors(name: str, # model alias, hub id or folder (`tiny`: seed 0)
+                     texts: Sequence[str], # sentences
+                     max_length: int = 128, # tokens per sentence
+                     batch_size: int = 64, # sentences per forward pass
+                    ) -> np.ndarray:
+    "Final-layer [CLS] vectors (N, hidden) of a frozen encoder, each distinct sentence computed once per process."
+    cache = _VECTORS.setdefault((name, int(max_length)), {})
+    todo = list(dict.fromkeys(t for t in texts if t not in cache))
+    if todo:
+        enc, tok = load_encoder(name, seed=0), load_tokenizer(name)
+        order = sorted(range(len(todo)), key=lambda i: len(todo[i]))  # similar lengths per batch: less padding
+        vec = hidden_states(enc, tok, [todo[i] for i in order], layers="last", pooling="cls", max_length=max_length, batch_size=batch_size)[:, 0]
+        cache.update({todo[i]: v for i, v in zip(order, vec)})
+    return np.stack([cache[t] for t in texts]) if len(texts) else np.zeros((0, hidden_size(name)), np.float32)
 
 # %% ../nbs/03_models.ipynb #b2de9b7a
 def truncation_report(ds, # a Dataset (or DataFrame) with premise and hypothesis

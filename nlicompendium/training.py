@@ -27,7 +27,7 @@ __all__ = ['TrainConfig', 'default_lr', 'Encoded', 'encode_split', 'length_group
 class TrainConfig:
     "Everything that defines a fine-tuning run (recorded in the manifest)."
     model: str = "embedded"  # model alias, hub id or folder
-    encoding: str = "joint"  # 'joint' or 'separate'
+    encoding: str = "joint"  # 'joint', 'separate', or 'frozen' (a frozen encoder's [CLS] per sentence and a trained head: RoNLI's official Ro-BERT)
     hypothesis_only: bool = False  # hypothesis-only baseline
     max_length: int = 128  # tokens per pair (per sentence for 'separate')
     truncation: str = "longest_first"  # how pairs over max_length are cut: one of models.TRUNCATIONS (the data set's policy)
@@ -36,6 +36,7 @@ class TrainConfig:
     lr: float = 2e-5  # peak learning rate
     weight_decay: float = 0.01  # AdamW weight decay (not on biases and LayerNorm)
     warmup_ratio: float = 0.1  # share of steps with linear warm-up
+    schedule: str = "linear"  # 'linear' (warm-up, then linear decay to 0) or 'constant' (after warm-up; RoNLI's official code)
     epochs: int = 3  # passes over the training set (when max_steps is None)
     max_steps: int | None = None  # optimizer-step budget; overrides epochs
     grad_clip: float | None = 1.0  # max gradient norm (None: no clipping)
@@ -76,12 +77,23 @@ def encode_split(ds, # a Dataset with id, premise, hypothesis, label (ClassLabel
                 ) -> Encoded:
     "Tokenise a split for `cfg`'s encoding; fail early on an empty split."
     if len(ds) == 0: raise ValueError(f"{name} is empty: nothing to train or evaluate on")
+    if cfg.encoding == "frozen": return _encode_frozen(ds, tokenizer, cfg)
     enc = ds.map(lambda b: encode_pairs(tokenizer, b["premise"], b["hypothesis"], cfg.encoding, cfg.max_length, cfg.hypothesis_only, cfg.truncation),
                  batched=True, remove_columns=ds.column_names, desc=f"tokenising {name}")
     cols = enc.column_names
     feats = enc.to_list()
     lens = np.array([sum(len(f[c]) for c in cols if c.endswith("input_ids")) for f in feats])
     return Encoded(feats, np.asarray(ds["label"], dtype=np.int64), np.asarray(ds["id"]).astype(str), lens, list(ds.features["label"].names))
+
+def _encode_frozen(ds, tokenizer, cfg):
+    "Features for encoding='frozen': the frozen [CLS] vectors of premise and hypothesis, concatenated (the hypothesis alone if hypothesis-only)."
+    from nlicompendium.models import sentence_vectors
+    cols = ["hypothesis"] if cfg.hypothesis_only else ["premise", "hypothesis"]
+    texts = {c: list(ds[c]) for c in cols}
+    vec = np.concatenate([sentence_vectors(cfg.model, texts[c], cfg.max_length, cfg.eval_batch_size) for c in cols], 1)
+    lens = sum(np.minimum([len(x) for x in tokenizer(texts[c])["input_ids"]], cfg.max_length) for c in cols)
+    return Encoded([{"features": v} for v in vec], np.asarray(ds["label"], dtype=np.int64), np.asarray(ds["id"]).astype(str), np.asarray(lens),
+                   list(ds.features["label"].names))
 
 # %% ../nbs/04a_training.ipynb #9cdfd159
 def length_grouped_batches(lengths: Sequence[int], # tokens per example
@@ -141,6 +153,7 @@ class PairCollator:
 
     def __call__(self, feats: list[dict]) -> dict:
         keys = feats[0].keys()
+        if "features" in keys: return {"features": torch.as_tensor(np.stack([f["features"] for f in feats]))}  # encoding='frozen'
         groups = {pre: [k for k in keys if k.startswith(pre)] for pre in ("p_", "h_")}
         if not groups["p_"]:
             return dict(self.tok.pad(feats, return_tensors="pt", pad_to_multiple_of=self.mult))
@@ -235,6 +248,13 @@ def _evaluate(model, enc, collator, cfg, device, bf16):
     summary, _ = classification_report(enc.labels, lg.argmax(1), enc.label_names)
     return summary
 
+def _schedule(opt, cfg, steps):
+    "The learning-rate schedule of `cfg.schedule` over `steps` optimizer steps."
+    from transformers import get_constant_schedule_with_warmup, get_linear_schedule_with_warmup
+    if cfg.schedule not in ("linear", "constant"): raise ValueError(f"schedule must be 'linear' or 'constant', got {cfg.schedule!r}")
+    warm = int(cfg.warmup_ratio * steps)
+    return get_linear_schedule_with_warmup(opt, warm, steps) if cfg.schedule == "linear" else get_constant_schedule_with_warmup(opt, warm)
+
 # %% ../nbs/04a_training.ipynb #36ad984f
 def _progress(cfg, total):
     show = cfg.progress if cfg.progress is not None else (sys.stderr.isatty() and not in_test())
@@ -266,11 +286,11 @@ def fit(train, # training split: a Dataset (id, premise, hypothesis, label) or a
     device = acc.device if acc else get_device()
     bf16 = bf16_supported(device) if cfg.bf16 is None else cfg.bf16
     attn = cfg.attn_implementation or ("eager" if device.type == "cpu" else None)
-    model = (model if model is not None else load_pair_classifier(cfg.model, C, cfg.encoding, seed=cfg.seed, attn_implementation=attn)).to(device)
+    model = (model if model is not None else load_pair_classifier(cfg.model, C, cfg.encoding, seed=cfg.seed, attn_implementation=attn,
+                                                                   sentences=1 if cfg.hypothesis_only else 2)).to(device)
     opt = torch.optim.AdamW(_param_groups(model, cfg.weight_decay), lr=cfg.lr, fused=device.type in ("cpu", "cuda"))  # one kernel per step
     plan = _shard(batch_plan(len(tr), cfg, tr.lengths, batches), world)
-    from transformers import get_linear_schedule_with_warmup
-    sched = get_linear_schedule_with_warmup(opt, int(cfg.warmup_ratio * len(plan)), len(plan))
+    sched = _schedule(opt, cfg, len(plan))
     if acc: model, opt = acc.prepare(model, opt)
     state = _Loop(model, opt, sched, tr, dv, cfg, device, bf16, acc, world, rank, PairCollator(tok), C)
     return state.run(plan)
