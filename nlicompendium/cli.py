@@ -67,11 +67,11 @@ TABLE_EXT, FIGURE_EXT = (".csv", ".md", ".tex"), (".png", ".pdf")
 def job_key(notebook: str | Path, # the notebook file
             params: dict, # the parameters it runs with
            ) -> str:
-    "A hash of the notebook's source cells and the parameters: a job is redone when either changes."
-    import hashlib, json, nbformat
-    nb = nbformat.read(notebook, as_version=4)
-    code = [c.source for c in nb.cells if c.cell_type == "code"]
-    return hashlib.sha256(json.dumps([code, params], sort_keys=True, default=str).encode()).hexdigest()[:16]
+    "A hash of the notebook's code cells, the library's code (`core.code_fingerprint`) and the parameters: a job is redone when any changes."
+    import hashlib, json
+    from nlicompendium.core import code_fingerprint, notebook_fingerprint
+    key = [notebook_fingerprint(notebook), code_fingerprint(Path(notebook).resolve().parent.parent), params]
+    return hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 def collect(out_dir: str | Path, # a run's output folder (holds manifest.json)
             job: str, # the job's name: the folder under tables/ and figures/

@@ -16,7 +16,8 @@ from fastcore.basics import patch
 # %% auto #0
 __all__ = ['DATA_ENV', 'CACHE_ENV', 'PROFILES', 'KEY_PACKAGES', 'project_root', 'data_root', 'cache_dir', 'NLIDataError',
            'Profile', 'in_test', 'resolve_profile', 'param_list', 'seed_everything', 'get_device', 'bf16_supported',
-           'sha256_file', 'git_info', 'package_versions', 'data_fingerprint', 'atomic_write', 'Results']
+           'sha256_file', 'git_info', 'notebook_fingerprint', 'code_fingerprint', 'package_versions',
+           'data_fingerprint', 'atomic_write', 'Results']
 
 # %% ../nbs/00_core.ipynb #5c32407c
 DATA_ENV = "NLIC_DATA_DIR"  # environment variable naming a folder that holds the data sets (CI: ../shared/data)
@@ -151,6 +152,25 @@ def git_info(root: str | Path | None = None, # repository folder; defaults to th
         dirty = bool(git("status", "--porcelain", "--untracked-files=no").stdout.strip())
         return {"commit": head.stdout.strip(), "dirty": dirty}
     except (OSError, subprocess.SubprocessError): return {"commit": None, "dirty": None}
+
+# %% ../nbs/00_core.ipynb #4bf35ee6
+def notebook_fingerprint(path: str | Path, # a notebook
+                        ) -> str:
+    "A short hash of a notebook's code cells (outputs, metadata and markdown excluded)."
+    nb = json.loads(Path(path).read_text(encoding="utf-8"))
+    code = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"] for c in nb["cells"] if c["cell_type"] == "code"]
+    return hashlib.sha256(json.dumps(code).encode()).hexdigest()[:16]
+
+def code_fingerprint(root: str | Path | None = None, # project root; defaults to `project_root()`
+                    ) -> str:
+    "A short hash of the library's source files and of the library notebooks' code cells."
+    import nlicompendium
+    root = Path(root) if root is not None else project_root()
+    pkg = root / "nlicompendium" if (root / "nlicompendium").is_dir() else Path(nlicompendium.__file__).parent
+    h = hashlib.sha256()
+    for p in sorted(pkg.glob("*.py")): h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    for p in sorted((root / "nbs").glob("0[0-9]*.ipynb")): h.update(p.name.encode() + b"\0" + notebook_fingerprint(p).encode() + b"\0")
+    return h.hexdigest()[:16]
 
 # %% ../nbs/00_core.ipynb #5363349c
 KEY_PACKAGES = ("nlicompendium", "torch", "transformers", "datasets", "accelerate", "numpy", "pandas", "scipy",

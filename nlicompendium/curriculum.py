@@ -14,7 +14,7 @@ from .models import hidden_states
 # %% auto #0
 __all__ = ['RONLI_VARIANTS', 'RONLI_TABLE5', 'SCINLI_VARIANTS', 'SCINLI_TABLE6', 'BatchPlan', 'random_sampler', 'subset_sampler',
            'ordered_sampler', 'cart_cl_sampler', 'stratified_sampler', 'group_by_length', 'sts_scores', 'plan_for',
-           'param_hash', 'cached_run']
+           'param_hash', 'cache_dir_for', 'cached_run']
 
 # %% ../nbs/04c_curriculum.ipynb #94e4f06f
 class BatchPlan(Sampler):
@@ -208,23 +208,30 @@ def param_hash(params: dict) -> str:
     import hashlib, json
     return hashlib.sha256(json.dumps(params, sort_keys=True, default=str).encode()).hexdigest()[:12]
 
+def cache_dir_for(folder, # cache folder of one variant
+                  params: dict, # everything that determines the result
+                  code: dict | None = None, # fingerprints of the code that computes it (`Study.code`)
+                 ):
+    "The folder that holds (or will hold) the cached outputs for `params` computed by `code`."
+    from pathlib import Path
+    return Path(folder) / param_hash({"params": params, "code": code} if code else params)
+
 def cached_run(folder, # cache folder for this variant
                params: dict, # everything that determines the result
                run, # () -> (metrics DataFrame, predictions DataFrame, per-class DataFrame)
+               code: dict | None = None, # fingerprints of the library and notebook (`Study.code`): an edit to either reruns
               ):
-    "Run a variant unless `folder/<hash>` already holds its finished outputs; returns them and whether they came from cache."
-    import json
-    from pathlib import Path
-    from nlicompendium.core import atomic_write
-    d = Path(folder) / param_hash(params); done = d / "done.json"
+    "Run a variant unless its cache folder already holds finished outputs; returns them and whether they came from cache."
+    import json, time
+    from nlicompendium.core import atomic_write, git_info
+    d = cache_dir_for(folder, params, code); done = d / "done.json"
     if done.is_file():
         return (pd.read_csv(d / "metrics.csv"), pd.read_parquet(d / "predictions.parquet"), pd.read_csv(d / "per_class.csv", index_col=0)), True
-    import time
     t0 = time.perf_counter(); metrics, preds, per_class = run(); seconds = time.perf_counter() - t0
     d.mkdir(parents=True, exist_ok=True)
-    with atomic_write(d / "timing.json") as f: json.dump({"seconds": seconds}, f)
     with atomic_write(d / "metrics.csv") as f: metrics.to_csv(f, index=False)
     with atomic_write(d / "per_class.csv") as f: per_class.to_csv(f)
     with atomic_write(d / "predictions.parquet", "wb") as f: preds.to_parquet(f, index=False)
-    with atomic_write(done) as f: json.dump(params, f, default=str)  # written last: marks the variant finished
+    record = {"params": params, "code": code, "git": git_info(), "seconds": seconds, "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+    with atomic_write(done) as f: json.dump(record, f, default=str)  # written last: marks the variant finished, and says what made it
     return (metrics, preds, per_class), False

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from fastcore.basics import patch
-from .core import Profile, Results, resolve_profile, param_list, project_root
+from .core import Profile, Results, resolve_profile, param_list, project_root, code_fingerprint, notebook_fingerprint
 from .models import paper_model
 
 # %% auto #0
@@ -28,6 +28,7 @@ class Study:
     seeds: list  # seeds to run, as ints
     out: Path  # output folder
     res: Results  # the results writer (manifest in `out`)
+    code: dict  # fingerprints of the library and of the study's notebook: part of every cache key
 
 def study_setup(name: str, # the run's name; outputs go to runs/<name>-<profile> unless `out_dir` is given
                 profile: str | Profile = "auto", # smoke, cpu, gpu or auto
@@ -38,6 +39,7 @@ def study_setup(name: str, # the run's name; outputs go to runs/<name>-<profile>
                 study: str | None = None, # the study, where its paper chose another checkpoint for `dataset`
                 params: Mapping[str, Any] | None = None, # the study's other parameters, for the manifest
                 data=None, # the data the numbers come from (fingerprinted in the manifest)
+                notebook: str | None = None, # the study's notebook under nbs/, fingerprinted for its caches (None: library only)
                ) -> Study:
     "Resolve profile, model, seeds and output folder, and open the `Results` writer."
     prof = resolve_profile(profile)
@@ -48,7 +50,9 @@ def study_setup(name: str, # the run's name; outputs go to runs/<name>-<profile>
     out = project_root() / (out_dir or f"runs/{name}-{prof.name}")
     res = Results(out, params={**dict(params or {}), "profile": prof.name, "model": model_name, "seeds": seed_list},
                   seed=seed_list, data=data, name=name)
-    return Study(name, prof, model_name, seed_list, out, res)
+    code = {"library": code_fingerprint(), **({"notebook": notebook_fingerprint(project_root() / "nbs" / notebook)} if notebook else {})}
+    res.manifest["code"] = code; res._save()
+    return Study(name, prof, model_name, seed_list, out, res, code)
 
 # %% ../nbs/07_study.ipynb #737f2c74
 @patch

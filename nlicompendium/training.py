@@ -45,6 +45,7 @@ class TrainConfig:
     group_by_length: bool = True  # length-grouped batches (less padding)
     metric: str = "macro_f1"  # dev metric for early stopping and model selection
     patience: int | None = None  # evaluations without improvement before stopping (None: never stop early)
+    min_steps: int = 0  # no early stop before this step (a curriculum's first half)
     eval_every: int | None = None  # evaluate every N steps (None: after each epoch)
     record: str | None = "train"  # dynamics: 'train' (training forward pass), 'eval' (eval-mode pass per epoch), None
     keep_logits: bool = True  # keep raw logits in the dynamics
@@ -349,7 +350,7 @@ def eval_step(self: _Loop, step: int, ep: int, train_loss: float) -> bool:
         else: self.bad += 1
     self.history.append(row)
     _say(self.cfg, " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items()))
-    return self.cfg.patience is not None and self.bad >= self.cfg.patience
+    return self.cfg.patience is not None and self.bad >= self.cfg.patience and step >= self.cfg.min_steps
 
 # %% ../nbs/04a_training.ipynb #088345c9
 @patch
