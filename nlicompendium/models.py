@@ -4,7 +4,7 @@
 
 # %% ../nbs/03_models.ipynb #1ebc84f8
 from __future__ import annotations
-import contextlib, os, socket
+import contextlib, functools, os, socket
 from pathlib import Path
 from typing import Sequence
 
@@ -255,6 +255,11 @@ def hidden_size(name: str) -> int:
 # %% ../nbs/03_models.ipynb #fec7ca3a
 _VECTORS: dict = {}  # (model, max_length) -> {sentence: [CLS] vector}
 
+@functools.lru_cache(maxsize=2)
+def _frozen_encoder(name):
+    "The encoder (in eval mode) and tokenizer of `name`, loaded once per process."
+    return load_encoder(name, seed=0).eval(), load_tokenizer(name)
+
 def sentence_vectors(name: str, # model alias, hub id or folder (`tiny`: seed 0)
                      texts: Sequence[str], # sentences
                      max_length: int = 128, # tokens per sentence
@@ -264,7 +269,7 @@ def sentence_vectors(name: str, # model alias, hub id or folder (`tiny`: seed 0)
     cache = _VECTORS.setdefault((name, int(max_length)), {})
     todo = list(dict.fromkeys(t for t in texts if t not in cache))
     if todo:
-        enc, tok = load_encoder(name, seed=0), load_tokenizer(name)
+        enc, tok = _frozen_encoder(name)
         order = sorted(range(len(todo)), key=lambda i: len(todo[i]))  # similar lengths per batch: less padding
         vec = hidden_states(enc, tok, [todo[i] for i in order], layers="last", pooling="cls", max_length=max_length, batch_size=batch_size)[:, 0]
         cache.update({todo[i]: v for i, v in zip(order, vec)})

@@ -27,7 +27,13 @@ def test_curriculum_study_smoke_and_resume(root, real_data, tmp_path, monkeypatc
     run(root, "05_curriculum.ipynb", tmp_path, dataset="ronli", out_dir=str(out_dir), data_dir=str(real_data))
     m = json.loads((out_dir / "manifest.json").read_text())
     assert m["params"]["train_data"] == "ronli-distant/train"
-    assert {"table3_regions", "region_overlaps", "fig1_data_map", "table4_per_class", "table5_overall", "significance_tests", "variant_times"} <= set(m["outputs"])
+    assert {"table3_regions", "region_overlaps", "fig1_data_map", "table4_per_class", "table5_overall", "significance_tests", "variant_times",
+            "score_by_region", "claims", "deviations", "cartography_metrics"} <= set(m["outputs"])
+    # provenance: the code fingerprints, the commit that computed each variant, and no absolute path anywhere in the manifest
+    assert set(m["code"]) == {"library", "notebook"} and len(m["variants_computed_at"]) == 12
+    assert all(set(r) >= {"commit", "dirty", "seconds"} for r in m["variants_computed_at"].values())
+    assert str(root) not in (out_dir / "manifest.json").read_text() and str(tmp_path) not in (out_dir / "manifest.json").read_text()
+    assert "tiny" in m["outputs"]["table5_overall"]["caption"] and "ronli-distant/train" in m["outputs"]["table5_overall"]["caption"]
     import pandas as pd
     t5 = pd.read_csv(out_dir / "table5_overall.csv", index_col=0)
     assert len(t5) == 12 and t5["micro F1"].between(0, 1).all()
