@@ -251,10 +251,10 @@ def _evaluate(model, enc, collator, cfg, device, bf16):
 
 def _schedule(opt, cfg, steps):
     "The learning-rate schedule of `cfg.schedule` over `steps` optimizer steps."
-    from transformers import get_constant_schedule_with_warmup, get_linear_schedule_with_warmup
-    if cfg.schedule not in ("linear", "constant"): raise ValueError(f"schedule must be 'linear' or 'constant', got {cfg.schedule!r}")
-    warm = int(cfg.warmup_ratio * steps)
-    return get_linear_schedule_with_warmup(opt, warm, steps) if cfg.schedule == "linear" else get_constant_schedule_with_warmup(opt, warm)
+    from transformers import get_scheduler
+    names = {"linear": "linear", "constant": "constant_with_warmup"}  # transformers' names
+    if cfg.schedule not in names: raise ValueError(f"schedule must be 'linear' or 'constant', got {cfg.schedule!r}")
+    return get_scheduler(names[cfg.schedule], opt, num_warmup_steps=int(cfg.warmup_ratio * steps), num_training_steps=steps)
 
 # %% ../nbs/04a_training.ipynb #36ad984f
 def _progress(cfg, total):
