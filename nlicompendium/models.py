@@ -16,8 +16,8 @@ from .core import seed_everything
 
 # %% auto #0
 __all__ = ['HUB_MODELS', 'PAPER_MODELS', 'TINY_CONFIG', 'TRUNCATIONS', 'ENCODINGS', 'POOLINGS', 'embedded_path', 'paper_model',
-           'ModelUnavailable', 'resolve_model', 'load_tokenizer', 'load_encoder', 'tokenize_pairs', 'encode_pairs',
-           'SeparatePairClassifier', 'load_pair_classifier', 'hidden_states', 'PairHead', 'hidden_size',
+           'ModelUnavailable', 'resolve_model', 'ensure_pad_token', 'load_tokenizer', 'load_encoder', 'tokenize_pairs',
+           'encode_pairs', 'SeparatePairClassifier', 'load_pair_classifier', 'hidden_states', 'PairHead', 'hidden_size',
            'sentence_vectors', 'truncation_report']
 
 # %% ../nbs/03_models.ipynb #542daf85
@@ -76,11 +76,20 @@ def resolve_model(name: str, # alias (embedded, tiny, ro-bert, ...), hub id, or 
     return hub_id
 
 # %% ../nbs/03_models.ipynb #6ce81ba2
+def ensure_pad_token(model=None, # a model whose config may lack `pad_token_id` (GPT-2 style decoders)
+                     tokenizer=None, # a tokenizer that may lack a pad token
+                    ):
+    "Give a decoder a pad token (its end-of-sequence token), as sequence classification and batching need; returns the tokenizer, else the model."
+    if tokenizer is not None and tokenizer.pad_token is None and tokenizer.eos_token is not None: tokenizer.pad_token = tokenizer.eos_token
+    if model is not None and getattr(model.config, "pad_token_id", None) is None and getattr(model.config, "eos_token_id", None) is not None:
+        model.config.pad_token_id = model.config.eos_token_id
+    return tokenizer if tokenizer is not None else model
+
 def load_tokenizer(name: str = "embedded", # model alias, hub id or folder
                   ):
-    "The tokenizer of a registered model (`tiny` shares the embedded model's)."
+    "The tokenizer of a registered model (`tiny` shares the embedded model's); a decoder's gets its end-of-sequence token as pad."
     from transformers import AutoTokenizer
-    return AutoTokenizer.from_pretrained(resolve_model(name))
+    return ensure_pad_token(tokenizer=AutoTokenizer.from_pretrained(resolve_model(name)))
 
 def load_encoder(name: str = "embedded", # model alias, hub id or folder
                  seed: int | None = None, # seed for the random initialisation of `tiny`
@@ -190,7 +199,7 @@ def load_pair_classifier(name: str = "embedded", # model alias, hub id or folder
     path, kw = resolve_model(name), ({"attn_implementation": attn_implementation} if attn_implementation else {})
     if name == "tiny":
         return AutoModelForSequenceClassification.from_config(AutoConfig.from_pretrained(path, num_labels=num_labels, **TINY_CONFIG), **kw)
-    return AutoModelForSequenceClassification.from_pretrained(path, num_labels=num_labels, **kw)
+    return ensure_pad_token(AutoModelForSequenceClassification.from_pretrained(path, num_labels=num_labels, **kw))
 
 # %% ../nbs/03_models.ipynb #cb246ea0
 POOLINGS = ("cls", "mean", "cls+max")

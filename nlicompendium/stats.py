@@ -6,16 +6,16 @@
 from __future__ import annotations
 import warnings
 from dataclasses import dataclass, asdict
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
 # %% auto #0
 __all__ = ['StatResult', 'cochrans_q', 'mcnemar', 'paired_t', 'mann_whitney', 'confusion_batch', 'metric_from_confusion',
-           'BootstrapResult', 'paired_bootstrap', 'permutation_test', 'bootstrap_ci', 'cohen_kappa', 'fleiss_kappa',
-           'fleiss_per_category', 'set_iou', 'ngrams', 'pmi', 'top_pmi', 'lda_coefficients', 'stars',
-           'logistic_regression', 'bayes_correct_given_category']
+           'BootstrapResult', 'paired_bootstrap', 'permutation_test', 'bootstrap_ci', 'cohen_kappa',
+           'agreement_by_group', 'fleiss_kappa', 'fleiss_per_category', 'set_iou', 'ngrams', 'pmi', 'top_pmi',
+           'lda_coefficients', 'stars', 'logistic_regression', 'bayes_correct_given_category']
 
 # %% ../nbs/06_stats.ipynb #664025e6
 @dataclass
@@ -214,6 +214,24 @@ def cohen_kappa(a: Sequence, # rater A's labels (e.g. automatic)
         raise ValueError(f"a and b must be 1-D and of one non-zero length, got {a.shape} and {b.shape}")
     if len(set(a.tolist()) | set(b.tolist())) == 1: return float("nan")
     return float(cohen_kappa_score(a, b, labels=labels))
+
+# %% ../nbs/06_stats.ipynb #3d728332
+def agreement_by_group(a: Sequence, # rater A's labels (e.g. automatic)
+                       b: Sequence, # rater B's labels (e.g. manual)
+                       groups: Mapping[str, Sequence[bool]], # group name -> boolean mask over the items (groups may overlap)
+                       labels: Sequence | None = None, # the label set for kappa; None: those seen
+                       n_resamples: int = 2000, seed: int = 0,
+                      ) -> pd.DataFrame:
+    "Per group: items, Cohen's kappa with its 95% paired bootstrap interval, and the share of agreeing labels."
+    a, b, rows = np.asarray(a), np.asarray(b), {}
+    if a.shape != b.shape: raise ValueError(f"a and b differ in shape: {a.shape} and {b.shape}")
+    for g, mask in groups.items():
+        m = np.asarray(mask, dtype=bool)
+        if m.shape != a.shape: raise ValueError(f"group {g!r}: mask of shape {m.shape}, labels of shape {a.shape}")
+        if not m.any(): rows[g] = {"items": 0, "kappa": np.nan, "kappa low": np.nan, "kappa high": np.nan, "agreement": np.nan}; continue
+        k, lo, hi = bootstrap_ci(a[m], b[m], statistic=lambda x, y: cohen_kappa(x, y, labels), n_resamples=n_resamples, seed=seed)
+        rows[g] = {"items": int(m.sum()), "kappa": k, "kappa low": lo, "kappa high": hi, "agreement": float((a[m] == b[m]).mean())}
+    return pd.DataFrame(rows).T.astype({"items": int})
 
 # %% ../nbs/06_stats.ipynb #deae25c3
 def fleiss_kappa(ratings, # (items, raters) category labels, any hashable values
