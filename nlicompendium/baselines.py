@@ -7,11 +7,24 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Mapping, Sequence
 import numpy as np
+import pandas as pd
 import torch
 
 # %% auto #0
-__all__ = ['CBOW_CLASSIFIERS', 'RONLI_ZERO_SHOT_LABELS', 'NLI_TO_RONLI', 'cbow', 'cbow_pairs', 'train_fasttext', 'load_fasttext',
-           'cbow_classifier', 'zero_shot_scores', 'nli_to_classes', 'zero_shot_predict']
+__all__ = ['RONLI_BASELINES', 'CBOW_CLASSIFIERS', 'RONLI_ZERO_SHOT_LABELS', 'NLI_TO_RONLI', 'cbow', 'cbow_pairs',
+           'train_fasttext', 'load_fasttext', 'cbow_classifier', 'cbow_seeds', 'zero_shot_scores', 'nli_to_classes',
+           'zero_shot_predict']
+
+# %% ../nbs/03a_baselines.ipynb #d5abf4fb
+RONLI_BASELINES = {  # Table 5 (micro F1, macro F1) and what each row needs; hub ids from the official code
+    "CBOW + SVM": {"paper": (0.63, 0.45), "needs": "fastText vectors (cc.ro.300.bin, else trained here)"},
+    "CBOW + Softmax": {"paper": (0.66, 0.36), "needs": "fastText vectors (cc.ro.300.bin, else trained here)"},
+    "RoGPT2": {"paper": (0.70, 0.30), "needs": "readerbench/RoGPT2-medium"},
+    "ChatGPT 3.5 Turbo": {"paper": (0.57, 0.40), "needs": "the OpenAI API (gpt-3.5-turbo, two examples per class in the prompt)"},
+    "Zero-shot multilingual BERT": {"paper": (0.08, 0.08), "needs": "MoritzLaurer/mDeBERTa-v3-base-mnli-xnli"},
+    "Fine-tuned multilingual BERT": {"paper": (0.50, 0.30), "needs": "MoritzLaurer/mDeBERTa-v3-base-mnli-xnli"},
+}
+
 
 # %% ../nbs/03a_baselines.ipynb #38581639
 def cbow(texts: Sequence[str], # sentences
@@ -77,6 +90,37 @@ def cbow_classifier(kind: str = "svm", # 'svm' (linear SVM) or 'softmax' (multin
     if kind not in CBOW_CLASSIFIERS: raise ValueError(f"kind must be one of {list(CBOW_CLASSIFIERS)}, got {kind!r}")
     cls = LinearSVC if kind == "svm" else LogisticRegression
     return make_pipeline(MinMaxScaler(), cls(random_state=seed, **{**CBOW_CLASSIFIERS[kind], **overrides}))
+
+# %% ../nbs/03a_baselines.ipynb #31689044
+def cbow_seeds(kind: str, # 'svm' or 'softmax'
+               train, dev, test, # splits with premise, hypothesis, label and id (Datasets or DataFrames)
+               vectors, # word vectors, or a function seed -> word vectors
+               seeds: Sequence[int] = (0, 1, 2), # seeds
+               label_names: Sequence[str] | None = None, # class names in id order; None: the train split's ClassLabel names
+              ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    "One CBOW classifier per seed: (metrics per seed with `selected`, test predictions per seed, per-class table of the selected seed)."
+    import time
+    from nlicompendium.training import classification_report
+    names = list(label_names or train.features["label"].names)
+    def col(d, c): return list(d[c])
+    rows, preds, tables = [], [], {}
+    for sd in seeds:
+        t0 = time.perf_counter()
+        wv = vectors(sd) if callable(vectors) else vectors
+        (xtr, e1), (xdv, e2), (xte, e3) = (cbow_pairs(col(d, "premise"), col(d, "hypothesis"), wv) for d in (train, dev, test))
+        clf = cbow_classifier(kind, seed=sd).fit(xtr, col(train, "label"))
+        dev_sum, _ = classification_report(col(dev, "label"), clf.predict(xdv), names)
+        pred = clf.predict(xte)
+        summ, tables[sd] = classification_report(col(test, "label"), pred, names)
+        rows.append({"seed": sd, "dev_macro_f1": dev_sum["macro_f1"], **{f"test_{k}": v for k, v in summ.items()},
+                     "empty sentences": e1 + e2 + e3, "seconds": time.perf_counter() - t0})
+        preds.append(pd.DataFrame({"seed": sd, "id": col(test, "id"), "gold": col(test, "label"), "pred": pred}))
+    metrics = pd.DataFrame(rows)
+    best = int(metrics.seed[metrics.dev_macro_f1.idxmax()])
+    metrics["selected"] = metrics.seed == best
+    preds = pd.concat(preds, ignore_index=True); preds["selected"] = preds.seed == best
+    return metrics, preds, tables[best]
+
 
 # %% ../nbs/03a_baselines.ipynb #cdd1e1f9
 RONLI_ZERO_SHOT_LABELS = ("contrastive", "entailment", "consequential", "neutral")  # the official candidate labels, in RoNLI's class order
