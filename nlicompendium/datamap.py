@@ -15,7 +15,7 @@ from .core import NLIDataError
 from .dynamics import Dynamics, from_logits
 
 # %% auto #0
-__all__ = ['INDEX_COLUMN', 'DataMapCallback', 'load_table']
+__all__ = ['INDEX_COLUMN', 'DataMapCallback', 'load_table', 'encode_table', 'align_dynamics', 'datamap_cli']
 
 # %% ../nbs/04d_datamap.ipynb #933343fa
 INDEX_COLUMN = "nlic_index"
@@ -136,3 +136,77 @@ def load_table(source, # a .csv/.tsv/.jsonl path, or a datasets.Dataset
     feats = datasets.Features({"id": datasets.Value("string"), "text": datasets.Value("string"),
                                **({"text_pair": datasets.Value("string")} if text_pair else {}), "label": datasets.ClassLabel(names=names)})
     return datasets.Dataset.from_dict(cols, features=feats)
+
+# %% ../nbs/04d_datamap.ipynb #16a1b223
+def encode_table(ds, # from `load_table`
+                 tokenizer, max_length: int = 128,
+                ):
+    "Tokenise a table's text (and text_pair) into the engine's `Encoded` split, jointly as one sequence."
+    from nlicompendium.training import Encoded
+    pair = list(ds["text_pair"]) if "text_pair" in ds.column_names else None
+    enc = tokenizer(list(ds["text"]), pair, truncation=True, max_length=max_length)
+    feats = [{k: enc[k][i] for k in enc.keys()} for i in range(len(ds))]
+    return Encoded(feats, np.asarray(ds["label"], dtype=np.int64), np.asarray(ds["id"]).astype(str),
+                   np.array([len(x) for x in enc["input_ids"]]), list(ds.features["label"].names))
+
+def align_dynamics(dyn: Dynamics, ds) -> Dynamics:
+    "Dynamics in the table's row order; every table id must have dynamics (extra ids in the dynamics are an error too)."
+    pos = {i: k for k, i in enumerate(dyn.ids)}
+    ids = [str(i) for i in ds["id"]]
+    missing = [i for i in ids if i not in pos]
+    if missing: raise ValueError(f"{len(missing)} of {len(ids)} table ids have no dynamics, e.g. {missing[0]!r}")
+    if len(dyn.ids) != len(ids): raise ValueError(f"the dynamics hold {len(dyn.ids)} examples, the table {len(ids)}")
+    o = np.array([pos[i] for i in ids])
+    if not np.array_equal(dyn.gold[o], np.asarray(ds["label"])): raise ValueError("the dynamics' gold labels differ from the table's")
+    return Dynamics(dyn.ids[o], dyn.gold[o], dyn.prob_gold[o], dyn.pred[o], None if dyn.logits is None else dyn.logits[o], dyn.meta)
+
+# %% ../nbs/04d_datamap.ipynb #27fb052f
+def datamap_cli(argv=None):
+    "nlic_datamap: a data map of any classification table, from a fine-tuning run of the engine or from dynamics you already have."
+    import argparse, time
+    import matplotlib; matplotlib.use("Agg")
+    from nlicompendium.core import Results
+    from nlicompendium.cartography import cartography_metrics, regions, region_table, data_map, difficulty_score, SCORE_FORMS
+    from nlicompendium.dynamics import load_dynamics, save_dynamics, from_reference_jsonl, to_reference_jsonl
+    p = argparse.ArgumentParser("nlic_datamap", description="A data map (Swayamdipta et al., 2020) of a CSV/TSV/JSONL classification table.")
+    p.add_argument("path", help="the table (.csv, .tsv or .jsonl)")
+    p.add_argument("--text", required=True, help="the text column"); p.add_argument("--label", required=True, help="the label column")
+    p.add_argument("--text-pair", help="a second text column (pairs)"); p.add_argument("--id", help="an id column (default: row numbers)")
+    p.add_argument("--model", default="embedded", help="model alias, hub id or folder (default: the embedded MiniLM)")
+    p.add_argument("--epochs", type=int, default=5); p.add_argument("--batch-size", type=int, default=32); p.add_argument("--lr", type=float)
+    p.add_argument("--max-length", type=int, default=128); p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--dynamics", help="use these dynamics instead of training: our .npz, or a folder of allenai's dynamics_epoch_*.jsonl")
+    p.add_argument("--score-form", default="intended", choices=SCORE_FORMS, help="reading of RoNLI's Eq. 1 for the score column")
+    p.add_argument("--fraction", type=float, default=0.33, help="share of examples in each region")
+    p.add_argument("--out", default="runs/datamap", help="output folder")
+    a = p.parse_args(argv)
+    t0 = time.perf_counter()
+    ds = load_table(a.path, a.text, a.label, a.text_pair, a.id)
+    print(f"{a.path}: {len(ds):,} rows, labels {ds.features['label'].names}")
+    params = {**vars(a), "path": Path(a.path).name, "dynamics": a.dynamics and Path(a.dynamics).name, "out": None}  # no absolute paths
+    res = Results(a.out, params=params, seed=a.seed, data=ds, name=f"datamap-{Path(a.path).stem}")
+    if a.dynamics:
+        src = Path(a.dynamics)
+        dyn = align_dynamics(load_dynamics(src) if src.is_file() else from_reference_jsonl(src), ds)
+        how = f"dynamics read from {src.name}"
+    else:
+        from nlicompendium.training import TrainConfig, fit, default_lr
+        from nlicompendium.models import load_tokenizer
+        cfg = TrainConfig(model=a.model, epochs=a.epochs, batch_size=a.batch_size, lr=a.lr or default_lr(a.model), max_length=a.max_length,
+                          seed=a.seed, progress=True)
+        dyn = fit(encode_table(ds, load_tokenizer(a.model), a.max_length), None, cfg).dynamics
+        how = (f"{a.model} fine-tuned {a.epochs} epochs (lr {cfg.lr:g}, batch {a.batch_size}, {a.max_length} tokens, seed {a.seed}), "
+               "dynamics of the training forward pass")
+        save_dynamics(dyn, Path(a.out) / "dynamics.npz"); to_reference_jsonl(dyn, Path(a.out) / "training_dynamics")
+    m = cartography_metrics(dyn)
+    reg = regions(m, a.fraction)
+    m["score"] = difficulty_score(m.confidence, m.variability, a.score_form, m.correctness)
+    m["regions"] = ["+".join(n for n, r in (("E2L", e), ("A", am), ("H2L", h)) if r) for e, am, h in zip(reg.easy, reg.ambiguous, reg.hard)]
+    m.insert(0, "label", [ds.features["label"].names[g] for g in m.gold])
+    res.table("metrics", m.round(6), caption=f"Per-example cartography metrics and Eq. 1 ({a.score_form}) score: {how}")
+    res.table("regions_by_class", region_table(reg, m.gold, ds.features["label"].names), caption=f"Examples per region and class: {how}")
+    res.figure("data_map", data_map(m, seed=a.seed, title=f"{Path(a.path).name}: {a.model if not a.dynamics else 'given dynamics'}"),
+               caption=f"Data map: {how}")
+    res.add_params(how=how, seconds=round(time.perf_counter() - t0, 1))
+    print(f"wrote the data map, metrics and region counts to {a.out} ({time.perf_counter() - t0:.0f} s)")
+    return m
