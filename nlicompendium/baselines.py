@@ -50,16 +50,17 @@ def cbow_pairs(premises: Sequence[str], hypotheses: Sequence[str], vectors) -> t
 def train_fasttext(texts: Sequence[str], # training sentences (never the test set)
                    dim: int = 300, # vector size (the paper's 300)
                    seed: int = 0, # seed of the initialisation and sampling
-                   epochs: int = 10, # passes over the text
+                   epochs: int = 5, # passes over the text (fastText's default)
                    min_count: int = 1, # keep every word of a small corpus
                    sg: int = 1, # skip-gram (fastText's default), 0: CBOW training
+                   bucket: int = 2_000_000, # hashing buckets of the character n-grams (fastText's default; fewer for small corpora: less memory)
                   ):
     "fastText word vectors (gensim `FastText`, one worker: deterministic for a seed) trained on whitespace-split `texts`."
     from gensim.models import FastText
     sents = [str(t).split() for t in texts]
     sents = [s for s in sents if s]
     if not sents: raise ValueError("no words to train fastText vectors on")
-    m = FastText(vector_size=dim, window=5, min_count=min_count, sg=sg, min_n=3, max_n=6, seed=seed, workers=1)
+    m = FastText(vector_size=dim, window=5, min_count=min_count, sg=sg, min_n=3, max_n=6, seed=seed, workers=1, bucket=bucket)
     m.build_vocab(corpus_iterable=sents)
     m.train(corpus_iterable=sents, total_examples=len(sents), epochs=epochs)
     return m.wv
