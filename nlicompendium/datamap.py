@@ -15,7 +15,7 @@ from .core import NLIDataError
 from .dynamics import Dynamics, from_logits
 
 # %% auto #0
-__all__ = ['INDEX_COLUMN', 'DataMapCallback', 'load_table', 'encode_table', 'align_dynamics', 'datamap_cli']
+__all__ = ['INDEX_COLUMN', 'DataMapCallback', 'load_table', 'encode_table', 'align_dynamics', 'run_datamap', 'datamap_cli']
 
 # %% ../nbs/04d_datamap.ipynb #933343fa
 INDEX_COLUMN = "nlic_index"
@@ -161,8 +161,8 @@ def align_dynamics(dyn: Dynamics, ds) -> Dynamics:
     return Dynamics(dyn.ids[o], dyn.gold[o], dyn.prob_gold[o], dyn.pred[o], None if dyn.logits is None else dyn.logits[o], dyn.meta)
 
 # %% ../nbs/04d_datamap.ipynb #27fb052f
-def datamap_cli(argv=None):
-    "nlic_datamap: a data map of any classification table, from a fine-tuning run of the engine or from dynamics you already have."
+def run_datamap(argv=None) -> pd.DataFrame:
+    "nlic_datamap's work: a data map of any classification table, from a fine-tuning run of the engine or from dynamics you already have."
     import argparse, time
     import matplotlib; matplotlib.use("Agg")
     from nlicompendium.core import Results
@@ -210,3 +210,7 @@ def datamap_cli(argv=None):
     res.add_params(how=how, seconds=round(time.perf_counter() - t0, 1))
     print(f"wrote the data map, metrics and region counts to {a.out} ({time.perf_counter() - t0:.0f} s)")
     return m
+
+def datamap_cli(argv=None):
+    "The `nlic_datamap` command (see `run_datamap`)."
+    run_datamap(argv)
