@@ -100,6 +100,7 @@ def dynamics(self: DataMapCallback, meta: dict | None = None) -> Dynamics:
 # %% ../nbs/04d_datamap.ipynb #afa41d50
 def _read_frame(path: Path) -> pd.DataFrame:
     suf = path.suffix.lower()
+    if not path.is_file(): raise NLIDataError(path, "no such file")
     try:
         if suf in (".jsonl", ".json"): return pd.read_json(path, lines=suf == ".jsonl", dtype=False)
         if suf in (".csv", ".tsv", ".txt"): return pd.read_csv(path, sep="\t" if suf != ".csv" else ",", dtype=str, keep_default_na=False)
