@@ -40,11 +40,15 @@ def generate(gen: Path):
     mods = sorted(p.stem for p in (ROOT / "nlicompendium").glob("*.py") if not p.stem.startswith("_"))
     for m in mods:
         (gen / "api" / f"{m}.md").write_text(f"# `nlicompendium.{m}`\n\n```{{eval-rst}}\n.. automodule:: nlicompendium.{m}\n   :members:\n   :undoc-members:\n```\n")
+    shutil.copytree(DOCS / "howto", gen / "howto")  # how-to pages, with the figures they show
+    for src, dst in (("figures/datamap-scinli", "howto/figures"), ("tables/datamap-scinli", "howto/figures")):
+        shutil.copytree(ROOT / src, gen / dst, dirs_exist_ok=True)
+    howtos = sorted(f"howto/{p.stem}" for p in (DOCS / "howto").glob("*.md"))
     lib = [p for p in nbs if "#| default_exp" in p.read_text()]  # notebooks that export a module
     papers = [p for p in nbs if p not in lib]
     toc = lambda title, items: f"```{{toctree}}\n:caption: {title}\n:maxdepth: 1\n\n" + "\n".join(items) + "\n```\n"
     readme = (ROOT / "README.md").read_text()
-    (gen / "index.md").write_text(readme + "\n" + toc("Library notebooks", [f"nbs/{p.stem}" for p in lib])
+    (gen / "index.md").write_text(readme + "\n" + toc("How-to", howtos) + toc("Library notebooks", [f"nbs/{p.stem}" for p in lib])
                                   + toc("Paper notebooks", [f"nbs/{p.stem}" for p in papers])
                                   + toc("API reference", [f"api/{m}" for m in mods]) + toc("Cite", ["citation"]))
     (gen / "citation.md").write_text(

@@ -68,3 +68,14 @@ def test_equation_renders_offline(site, tmp_path):
     dom = browse(exe, tmp_path, (site / "nbs" / "04b_cartography.html").as_uri(), "--virtual-time-budget=20000", "--dump-dom").stdout
     assert "MathJax-Element-1-Frame" in dom, "no equation was typeset"
     assert dom.count('class="math notranslate nohighlight"') >= 3  # $...$ became math (MyST dollarmath), not literal dollars
+
+
+def test_datamap_howto_renders(site, tmp_path):
+    "The how-to page shows the nlic_datamap commands, the data map made on real SciNLI pairs, and the Trainer snippet."
+    exe = chromium()
+    page = site / "howto" / "datamap.html"
+    assert page.is_file()
+    dom = browse(exe, tmp_path, page.as_uri(), "--dump-dom").stdout
+    assert "nlic_datamap" in dom and "DataMapCallback" in dom and "human_train_1.tsv" in dom
+    assert '<img alt="Data map of SciNLI' in dom
+    assert (site / "howto" / "figures" / "data_map.png").is_file() or list(site.rglob("_images/data_map*.png"))
