@@ -1,0 +1,29 @@
+"""Run by tests/test_distributed.py under torchrun with 2 CPU processes: transformers.Trainer with DataMapCallback; rank 0 saves the dynamics."""
+import sys, tempfile
+import numpy as np, torch, datasets
+from transformers import AutoConfig, AutoModelForSequenceClassification, DataCollatorWithPadding, Trainer, TrainingArguments
+from nlicompendium.models import embedded_path, load_tokenizer, TINY_CONFIG
+from nlicompendium.datamap import DataMapCallback
+
+out, strategy = sys.argv[1], sys.argv[2]  # strategy: "random" or "group_by_length"
+tok = load_tokenizer("embedded")
+rng = np.random.default_rng(0)
+n = 75  # not a multiple of the batch size times the number of processes: the distributed sampler repeats a few examples
+words = "the a cat dog sat ran on mat park big small red".split()
+raw = datasets.Dataset.from_dict({"id": [f"x{i}" for i in range(n)], "text": [" ".join(rng.choice(words, rng.integers(3, 12))) for _ in range(n)],
+                                  "label": rng.integers(0, 2, n).tolist()})
+ds = raw.map(lambda b: tok(b["text"], truncation=True, max_length=32), batched=True).remove_columns(["text"])
+torch.manual_seed(0)
+model = AutoModelForSequenceClassification.from_config(AutoConfig.from_pretrained(embedded_path(), num_labels=2, **TINY_CONFIG))
+with tempfile.TemporaryDirectory() as d:
+    args = TrainingArguments(d, per_device_train_batch_size=8, num_train_epochs=3, learning_rate=1e-3, report_to=[], save_strategy="no",
+                             logging_strategy="no", use_cpu=True, disable_tqdm=True, train_sampling_strategy=strategy)
+    t = Trainer(model, args, train_dataset=ds, data_collator=DataCollatorWithPadding(tok))
+    cb = DataMapCallback(ds).attach(t)
+    try: t.train(); error = ""
+    except RuntimeError as e: error = str(e)
+if torch.distributed.get_rank() == 0:
+    if error: np.savez(out, error=error, world=torch.distributed.get_world_size())
+    else:
+        dyn = cb.dynamics()
+        np.savez(out, prob_gold=dyn.prob_gold, ids=dyn.ids, repeats=np.array(cb.repeats), world=torch.distributed.get_world_size())
