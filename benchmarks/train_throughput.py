@@ -52,7 +52,8 @@ def run_engine(train, cfg, record):
     return time.perf_counter() - t, r
 
 
-def run_trainer(ds_tok, tok, cfg, bf16, n_labels, attn=None):
+def run_trainer(ds_tok, tok, cfg, bf16, n_labels, attn=None, attach=None):
+    "A timed transformers.Trainer run; `attach(trainer)` may add a callback (benchmarks/datamap_callback.py) and returns a check run after training."
     from transformers import AutoModelForSequenceClassification, DataCollatorWithPadding, Trainer, TrainingArguments
     from nlicompendium.models import resolve_model
     model = AutoModelForSequenceClassification.from_pretrained(resolve_model(cfg.model), num_labels=n_labels, **({"attn_implementation": attn} if attn else {}))
@@ -62,7 +63,19 @@ def run_trainer(ds_tok, tok, cfg, bf16, n_labels, attn=None):
                                  train_sampling_strategy="group_by_length", report_to=[], save_strategy="no", logging_strategy="no",
                                  disable_tqdm=True, dataloader_num_workers=0, seed=cfg.seed)
         trainer = Trainer(model=model, args=args, train_dataset=ds_tok, data_collator=DataCollatorWithPadding(tok))
-        t = time.perf_counter(); trainer.train(); return time.perf_counter() - t
+        check = attach(trainer) if attach else None
+        t = time.perf_counter(); trainer.train(); sec = time.perf_counter() - t
+        if check: check()
+        return sec
+
+
+def ronli_pairs(n, tok, max_length):
+    "The first `n` shuffled ronli-distant training pairs, and the same tokenised jointly for Trainer (labels as 'labels')."
+    from nlicompendium.data import load
+    from nlicompendium.models import encode_pairs
+    ds = load("ronli-distant")["train"].shuffle(seed=0).select(range(n))
+    return ds, ds.map(lambda b: encode_pairs(tok, b["premise"], b["hypothesis"], "joint", max_length), batched=True,
+                      remove_columns=["id", "premise", "hypothesis"]).rename_column("label", "labels")
 
 
 def main(argv=None):
@@ -73,17 +86,14 @@ def main(argv=None):
     ap.add_argument("--model", default="embedded"); ap.add_argument("--out", default="runs/benchmarks/train_throughput.csv")
     a = ap.parse_args(argv)
     from nlicompendium.core import bf16_supported, package_versions
-    from nlicompendium.data import load
-    from nlicompendium.models import load_tokenizer, encode_pairs
+    from nlicompendium.models import load_tokenizer
     from nlicompendium.training import TrainConfig, encode_split, batch_plan
     torch.set_num_threads(os.cpu_count())
     cfg = TrainConfig(model=a.model, batch_size=a.batch_size, max_length=a.max_length, epochs=1, progress=False)
     bf16 = bf16_supported("cpu")
-    ds = load("ronli-distant")["train"].shuffle(seed=0).select(range(a.n))
     tok = load_tokenizer(cfg.model)
+    ds, ds_tok = ronli_pairs(a.n, tok, cfg.max_length)
     train = encode_split(ds, tok, cfg, "train")
-    ds_tok = ds.map(lambda b: encode_pairs(tok, b["premise"], b["hypothesis"], "joint", cfg.max_length), batched=True,
-                    remove_columns=["id", "premise", "hypothesis"]).rename_column("label", "labels")
     peak = {"fp32": matmul_peak(torch.float32), "bf16": matmul_peak(torch.bfloat16)}
     from nlicompendium.models import load_pair_classifier
     flops = model_flops(load_pair_classifier(cfg.model, 4), batch_plan(len(train), cfg, train.lengths), train.lengths)

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
-import torch
 
 # %% auto #0
 __all__ = ['RONLI_BASELINES', 'CBOW_CLASSIFIERS', 'RONLI_ZERO_SHOT_LABELS', 'NLI_TO_RONLI', 'cbow', 'cbow_pairs',
@@ -177,10 +176,10 @@ def zero_shot_predict(model: str, # hub id or folder of an NLI model (its config
                 for i in tqdm(range(0, len(texts), batch_size), desc="zero-shot", disable=not progress)]
         outs = [o for chunk in outs for o in (chunk if isinstance(chunk, list) else [chunk])]
         return zero_shot_scores(outs, candidate_labels, order)
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
-    tok, m = AutoTokenizer.from_pretrained(path), AutoModelForSequenceClassification.from_pretrained(path).eval()
-    probs = []
-    for i in tqdm(range(0, len(premises), batch_size), desc="NLI", disable=not progress):
-        enc = tok(list(premises[i:i + batch_size]), list(hypotheses[i:i + batch_size]), truncation=True, padding=True, return_tensors="pt")
-        with torch.no_grad(): probs.append(torch.softmax(m(**enc).logits, -1).numpy())
-    return nli_to_classes(np.concatenate(probs), m.config.id2label, classes)
+    clf = pipeline("text-classification", model=path, device=device, top_k=None)  # every class's probability for premise/hypothesis pairs
+    pairs = [{"text": p, "text_pair": h} for p, h in zip(premises, hypotheses)]
+    label2id = clf.model.config.label2id
+    probs = np.zeros((len(pairs), len(label2id)))
+    for i, out in enumerate(tqdm(clf(pairs, batch_size=batch_size, truncation=True), total=len(pairs), desc="NLI", disable=not progress)):
+        for d in out: probs[i, label2id[d["label"]]] = d["score"]
+    return nli_to_classes(probs, clf.model.config.id2label, classes)

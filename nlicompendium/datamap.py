@@ -99,13 +99,13 @@ def dynamics(self: DataMapCallback, meta: dict | None = None) -> Dynamics:
 
 # %% ../nbs/04d_datamap.ipynb #afa41d50
 def _read_frame(path: Path) -> pd.DataFrame:
+    "A CSV/TSV (`data.read_table`) or JSON/JSONL (`data.read_json_records`) file as strings, with file-naming errors."
+    from nlicompendium.data import read_table, read_json_records
     suf = path.suffix.lower()
     if not path.is_file(): raise NLIDataError(path, "no such file")
-    try:
-        if suf in (".jsonl", ".json"): return pd.read_json(path, lines=suf == ".jsonl", dtype=False)
-        if suf in (".csv", ".tsv", ".txt"): return pd.read_csv(path, sep="\t" if suf != ".csv" else ",", dtype=str, keep_default_na=False)
-    except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as e: raise NLIDataError(path, f"cannot be read ({e})") from e
-    raise NLIDataError(path, f"unknown format {suf!r}; use .csv, .tsv or .jsonl")
+    if suf not in (".jsonl", ".json", ".csv", ".tsv", ".txt"): raise NLIDataError(path, f"unknown format {suf!r}; use .csv, .tsv or .jsonl")
+    try: return read_json_records(path) if suf in (".jsonl", ".json") else read_table(path, sep="," if suf == ".csv" else "\t")
+    except UnicodeDecodeError as e: raise NLIDataError(path, f"cannot be read ({e})") from None
 
 def load_table(source, # a .csv/.tsv/.jsonl path, or a datasets.Dataset
                text: str, # the text column
@@ -116,10 +116,10 @@ def load_table(source, # a .csv/.tsv/.jsonl path, or a datasets.Dataset
               ):
     "A `datasets.Dataset` with id, text (and text_pair) and a ClassLabel label, checked row by row."
     import datasets
+    from nlicompendium.data import map_labels
     name = str(source) if not isinstance(source, datasets.Dataset) else "the Dataset"
     df = source.to_pandas() if isinstance(source, datasets.Dataset) else _read_frame(Path(source))
-    need = [c for c in (text, text_pair, label, id) if c]
-    missing = [c for c in need if c not in df.columns]
+    missing = [c for c in (text, text_pair, label, id) if c and c not in df.columns]
     if missing: raise NLIDataError(name, f"no column {missing[0]!r}; the columns are {list(df.columns)}")
     for c in (text, text_pair):
         if not c: continue
@@ -127,13 +127,12 @@ def load_table(source, # a .csv/.tsv/.jsonl path, or a datasets.Dataset
         if empty.any(): raise NLIDataError(name, f"empty {c!r}", int(np.flatnonzero(empty)[0]) + 1)
     labs = df[label].astype(str).str.strip()
     names = [str(n) for n in label_names] if label_names else sorted(labs.unique())
-    bad = ~labs.isin(names)
-    if bad.any(): raise NLIDataError(name, f"unknown label {labs[bad].iloc[0]!r}; the labels are {names}", int(np.flatnonzero(bad)[0]) + 1)
     ids = df[id].astype(str) if id else pd.Series([f"row-{i + 1}" for i in range(len(df))])
+    y = map_labels(labs, name, names, ids=list(ids))  # an unknown label names the file and the row
     dup = ids.duplicated(keep="first")
     if dup.any(): raise NLIDataError(name, f"id {ids[dup].iloc[0]!r} repeats an earlier row", int(np.flatnonzero(dup)[0]) + 1)
     cols = {"id": ids.tolist(), "text": df[text].astype(str).tolist(), **({"text_pair": df[text_pair].astype(str).tolist()} if text_pair else {}),
-            "label": [names.index(x) for x in labs]}
+            "label": y}
     feats = datasets.Features({"id": datasets.Value("string"), "text": datasets.Value("string"),
                                **({"text_pair": datasets.Value("string")} if text_pair else {}), "label": datasets.ClassLabel(names=names)})
     return datasets.Dataset.from_dict(cols, features=feats)
