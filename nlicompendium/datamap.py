@@ -5,6 +5,7 @@
 # %% ../nbs/04d_datamap.ipynb #a68d1961
 from __future__ import annotations
 from pathlib import Path
+from types import MethodType
 from typing import Sequence
 import numpy as np
 import pandas as pd
@@ -12,20 +13,22 @@ import torch
 from transformers import TrainerCallback
 from fastcore.basics import patch
 from .core import NLIDataError
-from .dynamics import Dynamics, from_logits
+from .dynamics import Dynamics, from_logits, drawn_epochs
 
 # %% auto #0
-__all__ = ['INDEX_COLUMN', 'DataMapCallback', 'load_table', 'encode_table', 'align_dynamics', 'run_datamap', 'datamap_cli']
+__all__ = ['INDEX_COLUMN', 'EPOCH_MODES', 'DataMapCallback', 'use_plan', 'load_table', 'encode_table', 'align_dynamics',
+           'run_datamap', 'datamap_cli']
 
 # %% ../nbs/04d_datamap.ipynb #933343fa
 INDEX_COLUMN = "nlic_index"
+EPOCH_MODES = ("trainer", "drawn")
 
 def _merge(records: Sequence[tuple[np.ndarray, np.ndarray]], n: int, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
-    "Merge (indices, logits) records in order into (n, C) logits (the last record of an index wins) and per-index counts."
-    out, count = np.full((n, n_classes), np.nan, dtype=np.float32), np.zeros(n, dtype=np.int64)
+    "Merge (indices, logits) records into (n, C) logits, the mean over an index's records (NaN: none), and per-index counts."
+    tot, count = np.zeros((n, n_classes), np.float64), np.zeros(n, dtype=np.int64)
     for idx, lg in records:
-        out[idx] = lg; np.add.at(count, idx, 1)
-    return out, count
+        np.add.at(tot, idx, lg); np.add.at(count, idx, 1)
+    with np.errstate(invalid="ignore"): return (tot / count[:, None]).astype(np.float32), count
 
 # %% ../nbs/04d_datamap.ipynb #0af2f18f
 class DataMapCallback(TrainerCallback):
@@ -34,13 +37,16 @@ class DataMapCallback(TrainerCallback):
                  id_column: str | None = "id", # column of example ids; None or absent: the row numbers
                  label_column: str = "label", # gold label ids ('labels' is tried too)
                  keep_logits: bool = True, # keep the raw logits in the dynamics
+                 epochs: str = "trainer", # 'trainer': a Trainer epoch, every example seen; 'drawn': every N examples drawn (batch plans)
                 ):
+        if epochs not in EPOCH_MODES: raise ValueError(f"epochs={epochs!r}: use one of {EPOCH_MODES}")
         cols = dataset.column_names
         lab = label_column if label_column in cols else "labels" if "labels" in cols else None
         if lab is None: raise ValueError(f"no label column {label_column!r} (or 'labels') in {cols}")
         self.ids = np.asarray(dataset[id_column] if id_column and id_column in cols else np.arange(len(dataset))).astype(str)
         self.gold, self.n, self.keep_logits = np.asarray(dataset[lab], dtype=np.int64), len(dataset), keep_logits
-        self.epochs, self.repeats, self._records, self._pending, self._hooks = [], [], [], None, []
+        self.mode, self.epochs, self.coverage, self.repeats, self._drawn = epochs, [], [], [], []
+        self._records, self._pending, self._hooks, self._k, self._rank, self._world = [], None, [], 0, 0, 1
 
     def attach(self, trainer) -> "DataMapCallback":
         "Add the index column to `trainer.train_dataset`, keep it through column pruning, and register the callback."
@@ -51,6 +57,21 @@ class DataMapCallback(TrainerCallback):
         if INDEX_COLUMN not in trainer._signature_columns: trainer._signature_columns.append(INDEX_COLUMN)
         trainer.add_callback(self)
         return self
+
+# %% ../nbs/04d_datamap.ipynb #f522e34f
+def use_plan(trainer, # a transformers.Trainer
+             plan, # a curriculum `BatchPlan`, or any batch sampler of indices into `trainer.train_dataset`
+            ):
+    "Make `trainer` take its training batches from `plan`: one Trainer epoch is one pass over the plan (set `num_train_epochs=1`)."
+    from torch.utils.data import DataLoader
+    n, top = len(trainer.train_dataset), max((max(b) for b in plan if len(b)), default=-1)
+    if top >= n: raise ValueError(f"the plan draws index {top}, the training set has {n} rows")
+    def get_train_dataloader(self):
+        ds = self._remove_unused_columns(self.train_dataset, description="Training")  # the index column of `attach` survives
+        return self.accelerator.prepare(DataLoader(ds, batch_sampler=plan, collate_fn=self.data_collator,
+                                                   num_workers=self.args.dataloader_num_workers, pin_memory=self.args.dataloader_pin_memory))
+    trainer.get_train_dataloader = MethodType(get_train_dataloader, trainer)
+    return trainer
 
 # %% ../nbs/04d_datamap.ipynb #3e1ee798
 @patch
@@ -65,10 +86,12 @@ def _post(self: DataMapCallback, module, args, kwargs, output):
     "Forward hook: store the training pass's logits under the pending indices."
     if self._pending is None: return
     logits = output.logits if hasattr(output, "logits") else output[0]
-    self._records.append((self._pending, logits.detach().float().cpu().numpy())); self._pending = None
+    tag = self._k * self._world + self._rank  # the batch's place in the run: accelerate deals batch i to process i mod W
+    self._records.append((self._pending, logits.detach().float().cpu().numpy(), tag)); self._pending = None; self._k += 1
 
 @patch
 def on_train_begin(self: DataMapCallback, args, state, control, model=None, **kw):
+    self._rank, self._world, self._k = args.process_index, args.world_size, 0
     self._hooks = [model.register_forward_pre_hook(self._pre, with_kwargs=True), model.register_forward_hook(self._post, with_kwargs=True)]
 
 @patch
@@ -77,11 +100,12 @@ def on_epoch_end(self: DataMapCallback, args, state, control, **kw):
     if torch.distributed.is_available() and torch.distributed.is_initialized():  # every process's records, merged by index
         allr = [None] * torch.distributed.get_world_size(); torch.distributed.all_gather_object(allr, recs); recs = [r for rs in allr for r in rs]
     if not recs: return
-    lg, count = _merge(recs, self.n, recs[0][1].shape[1])
+    if self.mode == "drawn": self._drawn += sorted(recs, key=lambda r: r[2]); return  # windows are cut in `dynamics`
+    lg, count = _merge([r[:2] for r in recs], self.n, recs[0][1].shape[1])
     if (count == 0).any():
         raise RuntimeError(f"epoch {len(self.epochs) + 1}: {(count == 0).sum()} of {self.n} training examples were never seen, e.g. id "
                            f"{self.ids[np.flatnonzero(count == 0)[0]]!r}; a data map needs every example once per epoch")
-    self.epochs.append(lg); self.repeats.append(int((count - 1).sum()))
+    self.epochs.append(lg); self.coverage.append(count); self.repeats.append(int((count - 1).sum()))
 
 @patch
 def on_train_end(self: DataMapCallback, args, state, control, **kw):
@@ -90,10 +114,16 @@ def on_train_end(self: DataMapCallback, args, state, control, **kw):
 
 @patch
 def dynamics(self: DataMapCallback, meta: dict | None = None) -> Dynamics:
-    "The recorded `Dynamics` (N examples x E epochs)."
+    "The recorded `Dynamics` (N examples x E epochs); `coverage` then holds how often each example was drawn per epoch."
+    if self.mode == "drawn" and self._drawn:  # an epoch is N examples drawn, as the engine counts them
+        ep = drawn_epochs([len(r[0]) for r in self._drawn], self.n)
+        merged = [_merge([r[:2] for r, e in zip(self._drawn, ep) if e == k], self.n, self._drawn[0][1].shape[1]) for k in range(ep[-1] + 1)]
+        self.epochs, self.coverage = [m for m, _ in merged], [c for _, c in merged]
+        self.repeats = [int(np.clip(c - 1, 0, None).sum()) for c in self.coverage]
     if not self.epochs: raise RuntimeError("no epoch was recorded: train first (and `attach` the callback to the Trainer)")
     d = from_logits(self.ids, self.gold, np.stack(self.epochs, axis=1),
-                    {"recorded": "transformers.Trainer training forward pass (DataMapCallback)", "repeats per epoch": self.repeats, **(meta or {})})
+                    {"recorded": "transformers.Trainer training forward pass (DataMapCallback)", "epoch": self.mode,
+                     "repeats per epoch": self.repeats, "unseen per epoch": [int((c == 0).sum()) for c in self.coverage], **(meta or {})})
     if not self.keep_logits: d.logits = None
     return d
 

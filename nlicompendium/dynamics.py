@@ -13,8 +13,8 @@ import numpy as np
 from .core import atomic_write, NLIDataError
 
 # %% auto #0
-__all__ = ['Dynamics', 'from_logits', 'save_dynamics', 'load_dynamics', 'to_reference_jsonl', 'read_reference_epoch',
-           'from_reference_jsonl']
+__all__ = ['Dynamics', 'from_logits', 'drawn_epochs', 'save_dynamics', 'load_dynamics', 'to_reference_jsonl',
+           'read_reference_epoch', 'from_reference_jsonl']
 
 # %% ../nbs/04_dynamics.ipynb #fb0cfbbe
 @dataclass
@@ -54,12 +54,21 @@ def from_logits(ids: Sequence, # example ids
                 logits: np.ndarray, # (N, E, C) scores per example, epoch and class
                 meta: dict | None = None, # provenance
                ) -> Dynamics:
-    "Build `Dynamics` from logits: softmax probability of the gold label (float32, max-shifted) and the argmax per epoch."
+    "`Dynamics` from logits: float32 max-shifted softmax probability of the gold label and argmax per epoch; NaN logits (not drawn): NaN and -1."
     logits = np.asarray(logits, dtype=np.float32); gold = np.asarray(gold, dtype=np.int64)
     if logits.ndim != 3 or len(gold) != len(logits):
         raise ValueError(f"logits must be (N, E, C) with N = {len(gold)} gold labels, got {logits.shape}")
-    pg, pred = _gold_prob_and_pred(logits, gold)
+    missing = np.isnan(logits).any(-1)
+    pg, pred = _gold_prob_and_pred(np.nan_to_num(logits) if missing.any() else logits, gold)
+    pg[missing], pred[missing] = np.nan, -1
     return Dynamics(ids, gold, pg, pred, logits, dict(meta or {}))
+
+# %% ../nbs/04_dynamics.ipynb #f6cefc7e
+def drawn_epochs(batch_sizes: Sequence[int], # examples in each batch, in order
+                 n: int, # training examples
+                ) -> np.ndarray:
+    "The epoch of each batch when an epoch is `n` examples drawn (the batch's first example decides)."
+    return (np.cumsum([0] + list(batch_sizes))[:-1] // n).astype(np.int64)
 
 # %% ../nbs/04_dynamics.ipynb #a1ea174a
 def save_dynamics(dyn: Dynamics, # the dynamics

@@ -16,7 +16,7 @@ from torch import nn
 from fastcore.basics import patch
 from .core import seed_everything, get_device, bf16_supported, in_test
 from .models import load_tokenizer, load_pair_classifier, encode_pairs
-from .dynamics import Dynamics, from_logits
+from .dynamics import Dynamics, from_logits, drawn_epochs
 
 # %% auto #0
 __all__ = ['TrainConfig', 'default_lr', 'Encoded', 'encode_split', 'length_grouped_batches', 'batch_plan', 'PairCollator',
@@ -358,7 +358,7 @@ def run(self: _Loop, plan: list) -> TrainResult:
     "Take every step of `plan`, evaluating and recording as configured."
     N, C, cfg = len(self.tr), self.C, self.cfg
     drawn = np.cumsum([0] + [len(b) for b in plan])
-    ep_of = drawn[:-1] // N  # an epoch is N examples drawn
+    ep_of = drawn_epochs([len(b) for b in plan], N)  # an epoch is N examples drawn
     E = int(ep_of[-1]) + 1
     self.logits = np.zeros((N, E, C), np.float32) if cfg.record else None
     self.cov = np.zeros((N, E), np.int32)
@@ -383,12 +383,9 @@ def run(self: _Loop, plan: list) -> TrainResult:
 @patch
 def dynamics(self: _Loop, E: int) -> Dynamics:
     "Dynamics of the first `E` epochs: NaN probability and prediction -1 where an example was not drawn."
-    lg = self.logits[:, :E]; missing = np.isnan(lg).any(-1)
-    dyn = from_logits(self.tr.ids, self.tr.labels, np.nan_to_num(lg), {"record": self.cfg.record, "bf16": self.bf16,
-                      "world_size": self.world, "config": asdict(self.cfg)})
-    dyn.prob_gold[missing] = np.nan; dyn.pred[missing] = -1
+    dyn = from_logits(self.tr.ids, self.tr.labels, self.logits[:, :E], {"record": self.cfg.record, "bf16": self.bf16,
+                      "world_size": self.world, "config": asdict(self.cfg)})  # NaN logits (not drawn) give NaN and -1
     if not self.cfg.keep_logits: dyn.logits = None
-    else: dyn.logits = lg
     return dyn
 
 # %% ../nbs/04a_training.ipynb #ecbd235f

@@ -53,3 +53,17 @@ def test_trainer_group_by_length_two_processes_is_caught(root, tmp_path):
     (measured here: 8 of 75 unseen in epoch 2); the callback refuses to build a data map from such epochs and names an unseen id."""
     z = run_trainer(root, tmp_path, "group_by_length")
     assert "training examples were never seen" in str(z["error"]) and "epoch 2" in str(z["error"])
+
+
+def test_trainer_batch_plan_two_processes(root, tmp_path):
+    """A curriculum BatchPlan under Trainer in 2 processes (accelerate deals batch i to process i mod 2): with epochs='drawn' the gathered
+    coverage equals the plan's own draws counted in windows of N = 75 examples, computed here by hand from the plan."""
+    z = run_trainer(root, tmp_path, "plan")
+    assert int(z["world"]) == 2
+    expect, drawn = np.zeros((75, 3), int), 0
+    for b in z["plan"]:
+        e = drawn // 75  # the batch's window, decided by the draws before it
+        for i in b: expect[i, e] += 1
+        drawn += len(b)
+    assert (z["coverage"] == expect).all()
+    assert (np.isnan(z["prob_gold"]) == (expect == 0)).all()
