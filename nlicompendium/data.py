@@ -19,13 +19,14 @@ from .core import cache_dir, data_root, sha256_file, atomic_write, NLIDataError 
 log = logging.getLogger(__name__)
 
 # %% auto #0
-__all__ = ['log', 'RONLI_LABELS', 'SCINLI_LABELS', 'MSCINLI_DOMAINS', 'MNLI_LABELS', 'TAXINLI_CATEGORIES',
-           'TAXINLI_NEUTRAL_FEATURES', 'TAXINLI_SYSTEMS', 'CB_LABELS', 'CB_PAPER_SPLIT', 'CODEMIXED_LABELS',
-           'HINGLID_TAGS', 'DATASETS', 'DataFileNotFound', 'sources', 'resolve_file', 'read_json_records', 'read_table',
-           'map_labels', 'check_pairs', 'to_dataset', 'LoadReport', 'load_ronli', 'id_split', 'pair_key',
-           'drop_test_pairs', 'load_ronli_distant', 'load_scinli', 'load_mscinli', 'write_mscinli_sample',
-           'drop_duplicate_pairs', 'load_taxinli', 'cb_recast_label', 'stratified_split', 'load_cb', 'parse_turns',
-           'load_codemixed', 'write_gluecos_nli_sample', 'load_hinglid', 'load']
+__all__ = ['log', 'RONLI_LABELS', 'SCINLI_LABELS', 'MSCINLI_DOMAIN_TRAIN', 'MSCINLI_HUB', 'MSCINLI_DOMAINS', 'MNLI_LABELS',
+           'TAXINLI_CATEGORIES', 'TAXINLI_NEUTRAL_FEATURES', 'TAXINLI_SYSTEMS', 'CB_LABELS', 'CB_PAPER_SPLIT',
+           'CODEMIXED_LABELS', 'HINGLID_TAGS', 'DATASETS', 'DataFileNotFound', 'sources', 'resolve_file',
+           'read_json_records', 'read_table', 'map_labels', 'check_pairs', 'to_dataset', 'LoadReport', 'load_ronli',
+           'id_split', 'pair_key', 'drop_test_pairs', 'load_ronli_distant', 'downsample_balanced', 'load_scinli',
+           'load_mscinli', 'write_mscinli_sample', 'drop_duplicate_pairs', 'load_taxinli', 'cb_recast_label',
+           'stratified_split', 'load_cb', 'parse_turns', 'load_codemixed', 'write_gluecos_nli_sample', 'load_hinglid',
+           'load']
 
 # %% ../nbs/01_data.ipynb #1c7bed01
 class DataFileNotFound(NLIDataError, FileNotFoundError):
@@ -290,15 +291,57 @@ def _sci_file(path, report, sep=",", extra_cols=()):
     df = df.rename(columns={"sentence1": "premise", "sentence2": "hypothesis"})
     return check_pairs(df, path, SCINLI_LABELS)
 
+MSCINLI_DOMAIN_TRAIN = 25_464  # MSciNLI Table 2: training pairs per domain (balanced over the 4 classes)
+
+def downsample_balanced(ds: Dataset, # a split with a ClassLabel 'label'
+                        n: int, # pairs to keep, split equally over the classes
+                        seed: int = 0,
+                       ) -> Dataset:
+    "A seeded, class-balanced sample of `n` pairs (n // C per class), in the split's order; an error when a class is too small."
+    y, lab = np.asarray(ds["label"]), ds.features["label"]; per = n // lab.num_classes
+    small = [c for c in range(lab.num_classes) if (y == c).sum() < per]
+    if small: raise ValueError(f"downsampling to {n:,} needs {per:,} pairs per class; {lab.names[small[0]]!r} has {(y == small[0]).sum():,}")
+    rng = np.random.default_rng(seed)
+    return ds.select(np.sort(np.concatenate([rng.choice(np.flatnonzero(y == c), per, replace=False) for c in range(lab.num_classes)])))
+
 def load_scinli(data_dir: str | Path | None = None, # folder holding scinli/
+                downsample: int | str | None = None, # 'mscinli-domain' (25,464: MSciNLI's "ACL - small") or a number: balanced sample of train
+                seed: int = 0, # seed of the downsampling
                ) -> DatasetDict:
     "SciNLI: train (automatic, when available), train_human (2,000 re-annotated), validation and test."
     rep = LoadReport("scinli"); splits = {}
     if (p := _optional("scinli", "train.csv", data_dir, rep)) is not None: splits["train"] = to_dataset(_sci_file(p, rep), SCINLI_LABELS)
+    if downsample is not None:
+        n = MSCINLI_DOMAIN_TRAIN if downsample == "mscinli-domain" else int(downsample)
+        if "train" in splits:
+            rep.excluded[f"train: downsampled to {n:,} (seed {seed})"] = len(splits["train"]) - n
+            splits["train"] = downsample_balanced(splits["train"], n, seed)
+        else: rep.notes.append(f"downsample={downsample!r} not applied: the automatic train split is not here")
     human = [_sci_file(resolve_file("scinli", f"human_train_{i}.tsv", data_dir), rep, "\t") for i in (1, 2)]
     splits["train_human"] = to_dataset(pd.concat(human, ignore_index=True), SCINLI_LABELS)
     splits["validation"] = to_dataset(_sci_file(resolve_file("scinli", "dev.csv", data_dir), rep), SCINLI_LABELS)
     splits["test"] = to_dataset(_sci_file(resolve_file("scinli", "test.csv", data_dir), rep), SCINLI_LABELS)
+    return _finish(splits, rep)
+
+# %% ../nbs/01_data.ipynb #3ed1d856
+MSCINLI_HUB = "sadat2307/MSciNLI"
+
+def _mscinli_hub(local_error: Exception) -> DatasetDict:
+    "MSciNLI from the Hugging Face Hub with `datasets`; offline, an error that says where the release is expected."
+    if os.environ.get("NLIC_OFFLINE") or os.environ.get("HF_HUB_OFFLINE") == "1":
+        raise DataFileNotFound(Path("mscinli"), f"{local_error.msg}; the Hub copy ({MSCINLI_HUB}) is not tried offline "
+                               "(NLIC_OFFLINE or HF_HUB_OFFLINE is set)") from None
+    hub, rep, splits = datasets.load_dataset(MSCINLI_HUB), LoadReport("mscinli"), {}
+    rep.files[f"hf://datasets/{MSCINLI_HUB}"] = "hub"
+    for split, names in (("train", ("train",)), ("validation", ("validation", "dev")), ("test", ("test",))):
+        name = next((n for n in names if n in hub), None)
+        if name is None: raise NLIDataError(f"hf://datasets/{MSCINLI_HUB}", f"no {split} split; the Hub copy has {list(hub)}")
+        df, feat = hub[name].to_pandas(), hub[name].features.get("label")
+        if hasattr(feat, "names"): df["label"] = [feat.names[i] for i in df["label"]]
+        df = df.rename(columns={"sentence1": "premise", "sentence2": "hypothesis"})
+        if "id" not in df: df["id"] = [f"{split}-{i}" for i in range(len(df))]
+        checked = check_pairs(df, f"hf://datasets/{MSCINLI_HUB} ({name})", SCINLI_LABELS)
+        splits[split] = to_dataset(checked, SCINLI_LABELS, {"domain": Value("string")})
     return _finish(splits, rep)
 
 # %% ../nbs/01_data.ipynb #1f779f59
@@ -311,9 +354,11 @@ def load_mscinli(data_dir: str | Path | None = None, # folder holding mscinli/{t
     for split, stem in (("train", "train"), ("validation", "dev"), ("test", "test")):
         path = None
         for ext in ("jsonl", "csv"):
-            try: path = resolve_file("mscinli", f"{stem}.{ext}", data_dir, download=None if ext == "jsonl" else False); break
+            try: path = resolve_file("mscinli", f"{stem}.{ext}", data_dir, download=False); break
             except DataFileNotFound as e: err = e
-        if path is None: raise err
+        if path is None:
+            if split == "train": return _mscinli_hub(err)  # no local release: the Hugging Face Hub, where it can be reached
+            raise err
         df = _sci_file(path, rep, extra_cols=("domain",))
         unknown = sorted(set(df["domain"]) - set(MSCINLI_DOMAINS))
         if unknown: rep.notes.append(f"{path.name}: domains outside the paper's five: {unknown}")
