@@ -60,6 +60,7 @@ JOBS = {  # job -> (notebook, parameters); each job writes to runs/<profile>/<jo
     "curriculum-scinli": ("05_curriculum.ipynb", {"dataset": "scinli"}),
     "taxinli": ("12_taxinli.ipynb", {}),
     "cb": ("13_cb.ipynb", {}),
+    "mscinli": ("14_mscinli.ipynb", {}),
     "codemixed": ("15_codemixed.ipynb", {}),
 }
 TABLE_EXT, FIGURE_EXT = (".csv", ".md", ".tex"), (".png", ".pdf")

@@ -425,6 +425,7 @@ def run_seeds(train, dev, test, # Dataset or Encoded splits (dev drives early st
               seeds: Sequence[int] = (0, 1, 2), # seeds to run
               select: str = "best", # 'best': keep the best dev seed; 'mean': aggregate over seeds
               batches=None, # batch source, or a function seed -> batch source
+              model=None, # None: a fresh `cfg.model` classifier per seed; or a function seed -> model (e.g. a BiLSTM)
              ) -> SeedRuns:
     "Train one model per seed; keep per-seed test predictions; select by dev or aggregate."
     if select not in ("best", "mean"): raise ValueError(f"select must be 'best' or 'mean', got {select!r}")
@@ -436,7 +437,7 @@ def run_seeds(train, dev, test, # Dataset or Encoded splits (dev drives early st
     rows, preds, per_class, dyns, best = [], [], {}, {}, (None, -np.inf, None)
     for sd in seeds:
         c = replace(cfg, seed=int(sd))
-        r = fit(tr, dv, c, batches(sd) if callable(batches) else batches)
+        r = fit(tr, dv, c, batches(sd) if callable(batches) else batches, model=model(int(sd)) if model is not None else None)
         lg, summ, table = evaluate(r.model, te, c)
         prob = torch.softmax(torch.from_numpy(lg), -1).numpy()
         preds.append(
