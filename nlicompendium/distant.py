@@ -125,7 +125,7 @@ def neutral_pairs(paragraphs: Sequence[Sequence[str]], linked: pd.DataFrame, tab
     adjacent = lambda a, b: a[0] == b[0] and abs(a[1] - b[1]) == 1
     rows, skipped = [], {"a": 0, "b": 0, "c": 0}
     for j in range(n):
-        kind = "abc"[j % 3]
+        kind, x, y = "abc"[j % 3], None, None  # reset: a construction that cannot be fed must not reuse the last pair
         for _ in range(20):  # a few draws to avoid self-pairs and adjacent sentences
             if kind == "a":
                 if len(free) < 2: break
