@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 NLIC_DATA_DIR ?= $(abspath ../shared/data)
 export NLIC_DATA_DIR
 
-.PHONY: install main test lint nbtest pytest reproduce datasets finetune bench docs lab lock clean
+.PHONY: install main test lint nbtest pytest reproduce datasets finetune bench profile docs lab lock clean
 PROFILE ?= cpu
 
 install: $(VENV)/.installed
@@ -47,8 +47,14 @@ finetune: install
 	mkdir -p runs
 	$(BIN)/papermill nbs/11_finetune.ipynb runs/11_finetune_ronli.ipynb -p dataset ronli-distant
 
+# Rows print as they finish; about 4 minutes on a 2-core Xeon (AMX) in fp32, under 10 on a 2-core AVX2 machine (benchmarks/README.md).
 bench: install
 	$(BIN)/python benchmarks/train_throughput.py
+	$(BIN)/python benchmarks/frozen_encoding.py --sentences 768
+
+# Where an fp32 training step's time goes (torch.profiler), for benchmarks/README.md.
+profile: install
+	$(BIN)/python benchmarks/profile_step.py
 
 docs: install
 	$(BIN)/python docs/build.py

@@ -68,7 +68,8 @@ def logits_table(n, epochs, classes):
     err = float(np.abs(new.prob_gold - old.prob_gold).max())
     assert err < 1e-6 and np.allclose(m_new.to_numpy(float), m_old.to_numpy(float), atol=1e-6), "the two paths disagree"
     df = pd.DataFrame({"from_logits (s)": [t_old_dyn, t_new_dyn], "cartography_metrics (s)": [t_old_m, t_new_m]},
-                      index=["previous (scipy float64 softmax, Python set; nan-aware example-major sums)", "now (float32, gold class only, numpy sort; epoch-major sums)"])
+                      index=["previous (scipy float64 softmax, Python set; nan-aware example-major sums)",
+                             "now (float32, gold class only, numpy sort; epoch-major sums)"])
     df["logits to metrics (s)"] = df.sum(axis=1)
     df["speed-up"] = df["logits to metrics (s)"].iloc[0] / df["logits to metrics (s)"]
     print(f"\nFrom logits to metrics: {n:,} examples x {epochs} epochs x {classes} classes, median of 5; "
@@ -84,7 +85,7 @@ def metrics_table(n, epochs, loop_n):
     t = time.perf_counter(); loop_metrics(dyn.prob_gold[:k], dyn.pred[:k], dyn.gold[:k]); loop = (time.perf_counter() - t) * n / k
     df = pd.DataFrame({"seconds": [t_vec, loop]}, index=[f"vectorised (median of 3), {n:,} x {epochs}", f"per-example loop, extrapolated from {k:,}"])
     df["speed-up"] = df.seconds.iloc[1] / df.seconds
-    print(f"\nFrom Dynamics to metrics\n")
+    print("\nFrom Dynamics to metrics\n")
     print(df.round(3).to_markdown())
 
 

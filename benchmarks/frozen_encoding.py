@@ -99,12 +99,13 @@ def main(argv=None):
     row("2 processes x 1 thread (models loaded inside the timer)", lambda: two_processes(sents))
     row("torch.compile(dynamic=True), compile time included", lambda: encode(sents, compiled=True))
     df = pd.DataFrame(rows).set_index("row")
-    print("\n" + df.round(3).to_markdown(), flush=True)
+    print("\n" + df.to_markdown(floatfmt=".3g"), flush=True)
     # the frozen-encoder lever, in numbers measured here
     rate = a.fine_tune_pairs_per_s or _fine_tune_rate()
     sec_per_sentence = df.iloc[0]["seconds"] / len(sents)
     draws = 12 * 5 * 10 * 2659  # variants x seeds x epochs x training pairs (early stopping cuts some; evaluation passes come on top)
-    print(f"\nThe encoder computed once: {total:,} sentences x {sec_per_sentence * 1e3:.1f} ms = {total * sec_per_sentence / 60:.1f} min for the whole study. "
+    print(f"\nThe encoder computed once: {total:,} sentences x {sec_per_sentence * 1e3:.1f} ms = "
+          f"{total * sec_per_sentence / 60:.1f} min for the whole study. "
           f"Fine-tuning it in every run instead (encoder='fine-tune', separate encoding, {rate:.1f} pairs/s measured): "
           f"12 variants x 5 seeds x 10 epochs x 2,659 pairs = {draws:,} pair draws = {draws / rate / 3600:.0f} h, "
           f"{draws / rate / (total * sec_per_sentence):.0f}x more.", flush=True)
