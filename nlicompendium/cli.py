@@ -97,6 +97,9 @@ def reproduce(jobs: list[str] | None = None, # job names (default: all of `regis
               root: str | Path | None = None, # project root (notebooks in root/nbs)
               registry: dict | None = None, # job -> (notebook, params); default `JOBS`
               data_dir: str | None = None, # data folder passed to notebooks that take one
+              executor: str = "inprocess", # where a study's units run (nlicompendium.executors): inprocess, process, dask or submitit
+              address: str | None = None, # dask: a running scheduler, tcp://host:port
+              workers: int | None = None, # process pool or LocalCluster: worker processes
              ) -> pd.DataFrame:
     "Run the paper notebooks for `profile` with papermill, skip unchanged finished jobs, collect outputs; one row per job."
     import json, time, papermill as pm
@@ -112,7 +115,10 @@ def reproduce(jobs: list[str] | None = None, # job names (default: all of `regis
         declared = pm.inspect_notebook(str(nb))
         params = {**base, "profile": profile, "out_dir": str(runs / job), "data_dir": data_dir}
         params = {k: v for k, v in params.items() if k in declared and (v is not None or k != "data_dir")}
-        key, stamp = job_key(nb, params), runs / job / "reproduce.json"
+        key, stamp = job_key(nb, params), runs / job / "reproduce.json"  # where the units run is not part of what a job computes
+        fan = {"executor": executor, "executor_address": address, "workers": workers}
+        if executor != "inprocess" and "executor" not in declared: print(f"{job}: its notebook runs its units in-process (no executor parameter)")
+        params |= {k: v for k, v in fan.items() if k in declared and v is not None and executor != "inprocess"}
         if not force and stamp.is_file() and json.loads(stamp.read_text()).get("key") == key:
             rows.append({"job": job, "status": "unchanged", "seconds": 0.0, "output": str(runs / job)}); print(f"{job}: unchanged, skipped")
         else:
@@ -135,7 +141,12 @@ def reproduce_cli(argv=None):
     ap.add_argument("--force", action="store_true", help="rerun jobs whose notebook and parameters are unchanged")
     ap.add_argument("--no-collect", action="store_true", help="leave outputs in runs/ only (smoke runs are never collected)")
     ap.add_argument("--data-dir", default=None)
+    ap.add_argument("--executor", default="inprocess", choices=["inprocess", "process", "dask", "submitit"],
+                    help="where each study's independent units run (nlicompendium.executors)")
+    ap.add_argument("--address", default=None, help="dask: the scheduler to use, tcp://host:port (default: a LocalCluster per job)")
+    ap.add_argument("--workers", type=int, default=None, help="process pool or LocalCluster: worker processes (default: one per core)")
     a = ap.parse_args(argv)
-    s = reproduce(a.jobs, a.profile, a.force, False if a.no_collect else None, data_dir=a.data_dir)
+    if a.address and a.executor != "dask": ap.error("--address is for --executor dask")
+    s = reproduce(a.jobs, a.profile, a.force, False if a.no_collect else None, data_dir=a.data_dir, executor=a.executor, address=a.address, workers=a.workers)
     print(s.to_string(index=False))
     return 0
