@@ -147,6 +147,7 @@ def reproduce_cli(argv=None):
     ap.add_argument("--workers", type=int, default=None, help="process pool or LocalCluster: worker processes (default: one per core)")
     a = ap.parse_args(argv)
     if a.address and a.executor != "dask": ap.error("--address is for --executor dask")
-    s = reproduce(a.jobs, a.profile, a.force, False if a.no_collect else None, data_dir=a.data_dir, executor=a.executor, address=a.address, workers=a.workers)
+    s = reproduce(a.jobs, a.profile, a.force, False if a.no_collect else None, data_dir=a.data_dir,
+                  executor=a.executor, address=a.address, workers=a.workers)
     print(s.to_string(index=False))
     return 0
