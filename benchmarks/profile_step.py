@@ -64,6 +64,24 @@ def padding_waste(lengths, batches):
     return 1 - real / slots
 
 
+def train_step(enc, tok, encoding, freeze_embeddings=False):
+    "The engine's fp32 fine-tuning step (embedded MiniLM, eager attention, fused AdamW), a function of a batch's indices (collation cached)."
+    from nlicompendium.models import load_pair_classifier
+    from nlicompendium.training import PairCollator, _param_groups
+    model = load_pair_classifier("embedded", 4, encoding, seed=0, attn_implementation="eager", sentences=2).train()
+    if freeze_embeddings:
+        for n, p in model.named_parameters():
+            if "word_embeddings" in n: p.requires_grad_(False)
+    opt, coll, made = torch.optim.AdamW(_param_groups(model, 0.01), lr=2e-5, fused=True), PairCollator(tok), {}
+    def step(b):
+        if tuple(b) not in made: made[tuple(b)] = coll([enc.features[i] for i in b]), torch.as_tensor(enc.labels[b])
+        batch, labels = made[tuple(b)]
+        loss = torch.nn.functional.cross_entropy(model(**batch).logits.float(), labels)
+        loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)
+        return batch
+    return step
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=4, help="profiled steps per setting (after 2 warm-up steps)")
@@ -71,31 +89,22 @@ def main(argv=None):
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
     from nlicompendium.data import load
-    from nlicompendium.models import load_pair_classifier, load_tokenizer, load_encoder
-    from nlicompendium.training import TrainConfig, encode_split, PairCollator, length_grouped_batches, _param_groups
+    from nlicompendium.models import load_tokenizer, load_encoder
+    from nlicompendium.training import TrainConfig, encode_split, length_grouped_batches
     print(f"torch {torch.__version__}, CPU capability {torch.backends.cpu.get_cpu_capability()}, threads {torch.get_num_threads()}, fp32", flush=True)
     tok = load_tokenizer("embedded")
     ds = load("ronli-distant")["train"]
-    coll = PairCollator(tok)
     for encoding, max_length in (("joint", 96), ("separate", 96)):
         cfg = TrainConfig(model="embedded", encoding=encoding, max_length=max_length, batch_size=32, bf16=False)
         enc = encode_split(ds, tok, cfg, "train")
         batches = length_grouped_batches(enc.lengths, cfg.batch_size, 0)
         b = batches[len(batches) // 2]  # a batch of middling length
-        labels = torch.as_tensor(enc.labels[b])
         rows, walls = {}, {}
         for frozen_emb in (False, True):
-            model = load_pair_classifier("embedded", 4, encoding, seed=0, attn_implementation="eager", sentences=2).train()
-            if frozen_emb:
-                for n, p in model.named_parameters():
-                    if "word_embeddings" in n: p.requires_grad_(False)
-            opt = torch.optim.AdamW(_param_groups(model, 0.01), lr=2e-5, fused=True)
-            batch = coll([enc.features[i] for i in b])
-            def step():
-                loss = torch.nn.functional.cross_entropy(model(**batch).logits.float(), labels)
-                loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)
-            shares, wall = profile_shares(step, a.steps)
+            step = train_step(enc, tok, encoding, frozen_emb)
+            shares, wall = profile_shares(lambda: step(b), a.steps)
             rows["embedding matrix frozen" if frozen_emb else "as trained"], walls[frozen_emb] = shares, wall
+        batch = step(b)
         tokens = int(sum(v.numel() for k, v in batch.items() if k.endswith("input_ids")))
         print(f"\n## fine-tuning step, {encoding} encoding, batch 32, {max_length} tokens{' per sentence' if encoding == 'separate' else ''}: "
               f"{tokens} token slots; {walls[False] * 1e3:.0f} ms per step ({32 / walls[False]:.1f} pairs/s), "
