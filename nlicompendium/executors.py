@@ -11,7 +11,8 @@ from typing import Any, Callable, Mapping
 EXECUTORS = ("inprocess", "process", "dask", "submitit")
 
 # %% auto #0
-__all__ = ['EXECUTORS', 'InProcessExecutor', 'Unit', 'CloudpickleProcessPool', 'SubmititExecutor', 'open_executor', 'run_units']
+__all__ = ['EXECUTORS', 'InProcessExecutor', 'Unit', 'CloudpickleProcessPool', 'SubmititExecutor', 'open_executor', 'run_units',
+           'cached_call']
 
 # %% ../nbs/08_executors.ipynb #9ca183dc
 class InProcessExecutor(Executor):
@@ -119,3 +120,24 @@ def run_units(ex: Executor, # from `open_executor(...)`
         k, e = failed[0]
         raise RuntimeError(f"{len(failed)} of {len(units)} units failed; the first, {k!r}: {e!r}") from e
     return {k: f.result() for k, f in futures.items()}
+
+# %% ../nbs/08_executors.ipynb #4484fcd1
+def cached_call(folder: str | os.PathLike, # cache folder of this kind of unit
+                params: Mapping[str, Any], # everything that determines the result, the seed and data fingerprint included
+                fn: Callable[[], Any], # the unit: a call with no arguments whose result cloudpickle can write
+                code: Mapping[str, str] | None = None, # fingerprints of the code that computes it (`Study.code`): an edit to it reruns
+               ) -> tuple[Any, dict]:
+    "Call `fn` unless its cache folder holds a finished result; returns (result, record of what computed it, with `cached`)."
+    import json, time, cloudpickle
+    from nlicompendium.core import atomic_write, git_info
+    from nlicompendium.curriculum import cache_dir_for
+    d = cache_dir_for(folder, dict(params), dict(code) if code else None); done = d / "done.json"
+    if done.is_file():
+        return cloudpickle.loads((d / "result.pkl").read_bytes()), {**json.loads(done.read_text()), "cached": True}
+    t0 = time.perf_counter(); out = fn(); seconds = time.perf_counter() - t0
+    d.mkdir(parents=True, exist_ok=True)
+    with atomic_write(d / "result.pkl", "wb") as f: cloudpickle.dump(out, f)
+    record = json.loads(json.dumps({"params": params, "code": code, "git": git_info(), "seconds": seconds,
+                                    "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")}, default=str))
+    with atomic_write(done) as f: json.dump(record, f)  # written last: marks the unit finished, and says what made it
+    return out, {**record, "cached": False}

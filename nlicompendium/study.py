@@ -4,7 +4,7 @@
 
 # %% ../nbs/07_study.ipynb #43f72d37
 from __future__ import annotations
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -14,6 +14,8 @@ import pandas as pd
 from fastcore.basics import patch
 from .core import Profile, Results, resolve_profile, param_list, project_root, code_fingerprint, notebook_fingerprint
 from .models import paper_model
+from . import executors
+from .executors import EXECUTORS, open_executor
 
 # %% auto #0
 __all__ = ['DEVIATION_COLUMNS', 'Study', 'study_setup']
@@ -29,6 +31,7 @@ class Study:
     out: Path  # output folder
     res: Results  # the results writer (manifest in `out`)
     code: dict  # fingerprints of the library and of the study's notebook: part of every cache key
+    fan_out: dict = field(default_factory=dict)  # where its units run: executor, executor_address, workers (`run_units`)
 
 def study_setup(name: str, # the run's name; outputs go to runs/<name>-<profile> unless `out_dir` is given
                 profile: str | Profile = "auto", # smoke, cpu, gpu or auto
@@ -40,9 +43,14 @@ def study_setup(name: str, # the run's name; outputs go to runs/<name>-<profile>
                 params: Mapping[str, Any] | None = None, # the study's other parameters, for the manifest
                 data=None, # the data the numbers come from (fingerprinted in the manifest)
                 notebook: str | None = None, # the study's notebook under nbs/, fingerprinted for its caches (None: library only)
+                executor: str = "inprocess", # where `Study.run_units` runs the units: one of `executors.EXECUTORS`
+                executor_address: str | None = None, # dask: a running scheduler (tcp://host:port); None: a LocalCluster started here
+                workers: int | None = None, # process pool or LocalCluster: worker processes; None: one per core
                ) -> Study:
     "Resolve profile, model, seeds and output folder, and open the `Results` writer."
     prof = resolve_profile(profile)
+    if executor not in EXECUTORS: raise ValueError(f"executor must be one of {EXECUTORS}, got {executor!r}")
+    if executor_address and executor != "dask": raise ValueError(f"executor_address is for the dask executor, not {executor!r}")
     if model is None and prof.model == "paper" and dataset is None:
         raise ValueError(f"profile {prof.name!r} uses the paper's checkpoint: pass `dataset` (or `model`)")
     model_name = model or (paper_model(dataset, study) if prof.model == "paper" else prof.model)
@@ -51,8 +59,9 @@ def study_setup(name: str, # the run's name; outputs go to runs/<name>-<profile>
     res = Results(out, params={**dict(params or {}), "profile": prof.name, "model": model_name, "seeds": seed_list},
                   seed=seed_list, data=data, name=name)
     code = {"library": code_fingerprint(), **({"notebook": notebook_fingerprint(project_root() / "nbs" / notebook)} if notebook else {})}
-    res.manifest["code"] = code; res._save()
-    return Study(name, prof, model_name, seed_list, out, res, code)
+    fan = {"executor": executor, "executor_address": executor_address, "workers": None if workers is None else int(workers)}
+    res.manifest["code"], res.manifest["executor"] = code, fan; res._save()  # where the units ran: not a parameter, it changes no number
+    return Study(name, prof, model_name, seed_list, out, res, code, fan)
 
 # %% ../nbs/07_study.ipynb #737f2c74
 @patch
@@ -65,6 +74,17 @@ def cap(self: Study,
     if kind not in ("train", "eval"): raise ValueError(f"kind must be 'train' or 'eval', got {kind!r}")
     n = self.profile.max_train if kind == "train" else self.profile.max_eval
     return ds if n is None or len(ds) <= n else ds.shuffle(seed=seed).select(range(n))
+
+# %% ../nbs/07_study.ipynb #1efe2690
+@patch
+def run_units(self: Study,
+              units, # key -> a call with no arguments (e.g. from `training.seed_units`)
+              desc: str = "units", # progress bar label
+             ) -> dict:
+    "Run independent units on the study's executor; results in the order of `units`."
+    f = self.fan_out or {"executor": "inprocess"}
+    with open_executor(f["executor"], address=f.get("executor_address"), workers=f.get("workers")) as ex:
+        return executors.run_units(ex, units, desc=desc)
 
 # %% ../nbs/07_study.ipynb #86ba90f0
 DEVIATION_COLUMNS = ["setting", "paper", "here", "why"]

@@ -20,7 +20,8 @@ from .dynamics import Dynamics, from_logits, drawn_epochs
 
 # %% auto #0
 __all__ = ['TrainConfig', 'default_lr', 'Encoded', 'encode_split', 'length_grouped_batches', 'batch_plan', 'PairCollator',
-           'predict', 'classification_report', 'TrainResult', 'fit', 'evaluate', 'SeedRuns', 'run_seeds']
+           'predict', 'classification_report', 'TrainResult', 'fit', 'evaluate', 'SeedRuns', 'SeedRun', 'seed_run',
+           'seed_units', 'merge_seeds', 'run_seeds']
 
 # %% ../nbs/04a_training.ipynb #336cf062
 @dataclass
@@ -419,34 +420,102 @@ class SeedRuns:
         if self.select == "best": return self.metrics.set_index("seed").loc[self.selected, cols]
         return pd.concat({"mean": self.metrics[cols].mean(), "std": self.metrics[cols].std(ddof=1)}, axis=0)
 
+# %% ../nbs/04a_training.ipynb #a296fb7c
+@dataclass
+class SeedRun:
+    "One seed's training and test evaluation: the unit that `run_seeds` runs per seed."
+    seed: int  # the seed
+    row: dict  # seed, best dev score, test scores, steps taken, fit seconds
+    predictions: pd.DataFrame  # one row per test example: seed, id, gold, pred, class probabilities
+    per_class: pd.DataFrame  # per-class precision/recall/F1 on test
+    dynamics: Dynamics | None  # training dynamics (None when not recorded)
+    model: nn.Module | None = None  # the trained model, if kept (on CPU when it was trained in another process)
+    record: dict | None = None  # the cache record (`executors.cached_call`): what computed it, and whether it came from the cache
+
+def seed_run(tr: Encoded, dv: Encoded | None, te: Encoded, # encoded splits
+             cfg: TrainConfig, # the configuration; its seed is replaced by `seed`
+             seed: int, # the seed
+             batches=None, # batch source, or a function seed -> batch source
+             model=None, # None: a fresh `cfg.model` classifier; or a function seed -> model
+             keep_model: bool = True, # return the trained model (on CPU if this is not the process that `home` names)
+             home: int | None = None, # pid of the process that will use the model; another process moves it to CPU
+            ) -> SeedRun:
+    "Train one seed and evaluate it on test."
+    c = replace(cfg, seed=int(seed))
+    r = fit(tr, dv, c, batches(seed) if callable(batches) else batches, model=model(int(seed)) if model is not None else None)
+    lg, summ, table = evaluate(r.model, te, c)
+    prob = torch.softmax(torch.from_numpy(lg), -1).numpy()
+    preds = pd.DataFrame({"seed": seed, "id": te.ids, "gold": te.labels, "pred": lg.argmax(1),
+                          **{f"prob_{n}": prob[:, i] for i, n in enumerate(te.label_names)}})
+    row = {"seed": seed, f"dev_{cfg.metric}": r.best.get("value", np.nan), **{f"test_{k}": v for k, v in summ.items()},
+           "steps": r.steps, "seconds": r.seconds}
+    m = r.model if keep_model else None
+    if m is not None and home is not None and home != os.getpid(): m = m.cpu()  # a CUDA tensor would not unpickle where there is no GPU
+    return SeedRun(int(seed), row, preds, table, r.dynamics, m)
+
 # %% ../nbs/04a_training.ipynb #39b51cee
+def _encoded(train, dev, test, cfg):
+    tok = load_tokenizer(cfg.model)
+    return tuple(x if x is None or isinstance(x, Encoded) else encode_split(x, tok, cfg, n)
+                 for x, n in ((train, "train"), (dev, "dev"), (test, "test")))
+
+def seed_units(train, dev, test, # Dataset or Encoded splits, encoded once here
+               cfg: TrainConfig, # the configuration; its seed is replaced by each of `seeds`
+               seeds: Sequence[int] = (0, 1, 2), # seeds to run
+               batches=None, # batch source, or a function seed -> batch source
+               model=None, # None: a fresh `cfg.model` classifier per seed; or a function seed -> model
+               keep_model: bool = True, # each unit returns its trained model
+               cache=None, # folder: each seed's SeedRun is kept there (`executors.cached_call`); None: not cached
+               params: dict | None = None, # with `cache`: what else determines the result (data, batches, model); cfg and seed are added
+               code: dict | None = None, # with `cache`: fingerprints of the code (`Study.code`)
+              ) -> dict:
+    "One call per seed (seed -> a call with no arguments returning a `SeedRun`), for `executors.run_units`."
+    import functools
+    tr, dv, te = _encoded(train, dev, test, cfg)
+    units = {}
+    for sd in seeds:
+        call = functools.partial(seed_run, tr, dv, te, cfg, int(sd), batches, model, keep_model, os.getpid())
+        if cache is not None:
+            key = {**(params or {}), "config": asdict(cfg), "seed": int(sd), "keep_model": keep_model}
+            call = functools.partial(_cached_seed, cache, key, call, code)
+        units[int(sd)] = call
+    return units
+
+def _cached_seed(cache, params, call, code):
+    from nlicompendium.executors import cached_call
+    run, record = cached_call(cache, params, call, code)
+    return replace(run, record=record)
+
+def merge_seeds(runs: Sequence[SeedRun], # the seeds' runs, in the order the seeds were given
+                select: str = "best", # 'best': keep the best dev seed (the first of equals); 'mean': aggregate over seeds
+               ) -> SeedRuns:
+    "Combine one configuration's seeds; select by dev or aggregate."
+    if select not in ("best", "mean"): raise ValueError(f"select must be 'best' or 'mean', got {select!r}")
+    best = (None, -np.inf, None)
+    for r in runs:
+        dev_score = next(v for k, v in r.row.items() if k.startswith("dev_"))
+        if select == "best" and dev_score > best[1]: best = (r.seed, dev_score, r.model)
+    return SeedRuns(pd.DataFrame([r.row for r in runs]), pd.concat([r.predictions for r in runs], ignore_index=True),
+                    {r.seed: r.per_class for r in runs}, {r.seed: r.dynamics for r in runs}, select, best[0], best[2])
+
 def run_seeds(train, dev, test, # Dataset or Encoded splits (dev drives early stopping and selection)
               cfg: TrainConfig, # the configuration; its seed is replaced by each of `seeds`
               seeds: Sequence[int] = (0, 1, 2), # seeds to run
               select: str = "best", # 'best': keep the best dev seed; 'mean': aggregate over seeds
               batches=None, # batch source, or a function seed -> batch source
               model=None, # None: a fresh `cfg.model` classifier per seed; or a function seed -> model (e.g. a BiLSTM)
+              executor=None, # a concurrent.futures.Executor (`executors.open_executor`) for the seeds; None: one after another here
+              **cache_kw, # cache, params, code: see `seed_units`
              ) -> SeedRuns:
     "Train one model per seed; keep per-seed test predictions; select by dev or aggregate."
+    from nlicompendium.executors import run_units
     if select not in ("best", "mean"): raise ValueError(f"select must be 'best' or 'mean', got {select!r}")
     if select == "best" and dev is None: raise ValueError("select='best' needs a dev split")
-    tok = load_tokenizer(cfg.model)
-    tr, dv, te = (
-        x if x is None or isinstance(x, Encoded) else encode_split(x, tok, cfg, n) for x, n in ((train, "train"), (dev, "dev"), (test, "test"))
-    )
-    rows, preds, per_class, dyns, best = [], [], {}, {}, (None, -np.inf, None)
-    for sd in seeds:
-        c = replace(cfg, seed=int(sd))
-        r = fit(tr, dv, c, batches(sd) if callable(batches) else batches, model=model(int(sd)) if model is not None else None)
-        lg, summ, table = evaluate(r.model, te, c)
-        prob = torch.softmax(torch.from_numpy(lg), -1).numpy()
-        preds.append(
-            pd.DataFrame(
-                {"seed": sd, "id": te.ids, "gold": te.labels, "pred": lg.argmax(1), **{f"prob_{n}": prob[:, i] for i, n in enumerate(te.label_names)}}
-            )
-        )
-        dev_score = r.best.get("value", np.nan)
-        rows.append({"seed": sd, f"dev_{cfg.metric}": dev_score, **{f"test_{k}": v for k, v in summ.items()}, "steps": r.steps, "seconds": r.seconds})
-        per_class[sd], dyns[sd] = table, r.dynamics
-        if select == "best" and dev_score > best[1]: best = (sd, dev_score, r.model)
-    return SeedRuns(pd.DataFrame(rows), pd.concat(preds, ignore_index=True), per_class, dyns, select, best[0], best[2])
+    units = seed_units(train, dev, test, cfg, seeds, batches, model, select == "best", **cache_kw)
+    if executor is not None: return merge_seeds(list(run_units(executor, units, desc="seeds").values()), select)
+    runs, best = [], -np.inf
+    for call in units.values():  # here: only the best model so far stays in memory, as before units existed
+        r = call(); runs.append(r); score = r.row[f"dev_{cfg.metric}"]
+        if score > best: best = score; [setattr(o, "model", None) for o in runs[:-1]]
+        else: r.model = None
+    return merge_seeds(runs, select)
