@@ -14,7 +14,7 @@ import torch
 from torch import nn
 
 from fastcore.basics import patch
-from .core import seed_everything, get_device, bf16_supported, in_test
+from .core import seed_everything, get_device, bf16_supported, in_test, data_fingerprint
 from .models import load_tokenizer, load_pair_classifier, encode_pairs
 from .dynamics import Dynamics, from_logits, drawn_epochs
 
@@ -466,20 +466,28 @@ def seed_units(train, dev, test, # Dataset or Encoded splits, encoded once here
                model=None, # None: a fresh `cfg.model` classifier per seed; or a function seed -> model
                keep_model: bool = True, # each unit returns its trained model
                cache=None, # folder: each seed's SeedRun is kept there (`executors.cached_call`); None: not cached
-               params: dict | None = None, # with `cache`: what else determines the result (data, batches, model); cfg and seed are added
+               params: dict | None = None, # with `cache`: what else determines the result (batches, model); cfg, seed and splits are added
                code: dict | None = None, # with `cache`: fingerprints of the code (`Study.code`)
               ) -> dict:
     "One call per seed (seed -> a call with no arguments returning a `SeedRun`), for `executors.run_units`."
     import functools
+    splits = {n: _fingerprint(x) for n, x in (("train", train), ("dev", dev), ("test", test))} if cache is not None else None
     tr, dv, te = _encoded(train, dev, test, cfg)
     units = {}
     for sd in seeds:
         call = functools.partial(seed_run, tr, dv, te, cfg, int(sd), batches, model, keep_model, os.getpid())
         if cache is not None:
-            key = {**(params or {}), "config": asdict(cfg), "seed": int(sd), "keep_model": keep_model}
+            key = {**(params or {}), "config": asdict(cfg), "splits": splits, "seed": int(sd), "keep_model": keep_model}
             call = functools.partial(_cached_seed, cache, key, call, code)
         units[int(sd)] = call
     return units
+
+def _fingerprint(x):
+    "A split's part of a cache key: a Dataset's content, or an Encoded's ids and labels (its features follow from the text and the config)."
+    import hashlib, json
+    if x is None: return None
+    if isinstance(x, Encoded): return hashlib.sha256(json.dumps([list(map(str, x.ids)), list(map(int, x.labels))]).encode()).hexdigest()[:16]
+    return data_fingerprint(x)[:16]
 
 def _cached_seed(cache, params, call, code):
     from nlicompendium.executors import cached_call

@@ -43,7 +43,7 @@ def test_dask_same_tables_each_unit_once_and_killed_worker(root, real_data, tmp_
     got, out = study(root, tmp_path, "dask", real_data, executor="dask", executor_address=c.scheduler_address)
     assert got == ref  # byte-identical, whatever order the units finished in
     runs = {k: n for k, n in runs_per_task(client).items() if k not in before}
-    assert len(runs) == 12 and set(runs.values()) == {1}  # each of the 12 variants ran exactly once
+    assert len(runs) == 13 and set(runs.values()) == {1}  # the cartography model and each of the 12 variants x 1 seed ran exactly once
     assert len(list((out / "variants").glob("*/*/done.json"))) == 12
 
     # kill the worker of the first unit that starts; the scheduler reruns it on a worker that lives, and the study completes
@@ -62,5 +62,5 @@ def test_dask_same_tables_each_unit_once_and_killed_worker(root, real_data, tmp_
     assert killed, "no unit was seen running: nothing was killed"
     assert got2 == ref
     runs = {k: n for k, n in runs_per_task(client).items() if k not in before}
-    assert len(runs) == 12 and all(runs[k] >= 2 for k in killed[0])  # the killed units went to a worker again
+    assert len(runs) == 13 and all(runs[k] >= 2 for k in killed[0])  # the killed units went to a worker again
     assert len(list((out2 / "variants").glob("*/*/done.json"))) == 12
