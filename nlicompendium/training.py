@@ -20,8 +20,8 @@ from .dynamics import Dynamics, from_logits, drawn_epochs
 
 # %% auto #0
 __all__ = ['TrainConfig', 'default_lr', 'Encoded', 'encode_split', 'length_grouped_batches', 'batch_plan', 'PairCollator',
-           'predict', 'classification_report', 'TrainResult', 'fit', 'evaluate', 'SeedRuns', 'SeedRun', 'seed_run',
-           'seed_units', 'merge_seeds', 'run_seeds']
+           'predict', 'classification_report', 'TrainResult', 'device_choices', 'fit', 'evaluate', 'SeedRuns',
+           'SeedRun', 'seed_run', 'seed_units', 'merge_seeds', 'run_seeds']
 
 # %% ../nbs/04a_training.ipynb #336cf062
 @dataclass
@@ -267,6 +267,15 @@ def _say(cfg, msg):
     "One line per evaluation, when there is no progress bar and we are not under tests."
     if cfg.progress is None and not in_test() and not sys.stderr.isatty(): print(msg, flush=True)
 
+# %% ../nbs/04a_training.ipynb #81743c25
+def device_choices(device: torch.device, # where the model trains
+                   cfg: TrainConfig, # its bf16 and attn_implementation, when set, win
+                  ) -> dict:
+    "What `fit` does differently on `device`: bf16 autocast, the attention kernel, the fused AdamW kernel."
+    return {"bf16": bf16_supported(device) if cfg.bf16 is None else cfg.bf16,
+            "attn_implementation": cfg.attn_implementation or ("eager" if device.type == "cpu" else None),  # None: the library's default, sdpa
+            "fused": device.type in ("cpu", "cuda")}
+
 # %% ../nbs/04a_training.ipynb #9f77c205
 def fit(train, # training split: a Dataset (id, premise, hypothesis, label) or an `Encoded`
         dev=None, # dev split for evaluation, early stopping and model selection (optional)
@@ -286,11 +295,11 @@ def fit(train, # training split: a Dataset (id, premise, hypothesis, label) or a
         if e is not None: _check_labels(e, C, name)
     acc = _distributed(); world, rank = (acc.num_processes, acc.process_index) if acc else (1, 0)
     device = acc.device if acc else get_device()
-    bf16 = bf16_supported(device) if cfg.bf16 is None else cfg.bf16
-    attn = cfg.attn_implementation or ("eager" if device.type == "cpu" else None)
-    model = (model if model is not None else load_pair_classifier(cfg.model, C, cfg.encoding, seed=cfg.seed, attn_implementation=attn,
-                                                                   sentences=1 if cfg.hypothesis_only else 2)).to(device)
-    opt = torch.optim.AdamW(_param_groups(model, cfg.weight_decay), lr=cfg.lr, fused=device.type in ("cpu", "cuda"))  # one kernel per step
+    ch = device_choices(device, cfg); bf16 = ch["bf16"]
+    if model is None: model = load_pair_classifier(cfg.model, C, cfg.encoding, seed=cfg.seed, attn_implementation=ch["attn_implementation"],
+                                                   sentences=1 if cfg.hypothesis_only else 2)
+    model = model.to(device)
+    opt = torch.optim.AdamW(_param_groups(model, cfg.weight_decay), lr=cfg.lr, fused=ch["fused"])  # one kernel per step
     plan = _shard(batch_plan(len(tr), cfg, tr.lengths, batches), world)
     sched = _schedule(opt, cfg, len(plan))
     if acc: model, opt = acc.prepare(model, opt)

@@ -2,6 +2,7 @@
 import os, signal, threading, time
 from collections import Counter
 
+import pandas as pd
 import papermill as pm
 import pytest
 
@@ -64,3 +65,27 @@ def test_dask_same_tables_each_unit_once_and_killed_worker(root, real_data, tmp_
     runs = {k: n for k, n in runs_per_task(client).items() if k not in before}
     assert len(runs) == 13 and all(runs[k] >= 2 for k in killed[0])  # the killed units went to a worker again
     assert len(list((out2 / "variants").glob("*/*/done.json"))) == 12
+
+
+def csv_tables(out):
+    "Every CSV table of a run, less its timing columns: what the study computed."
+    return {p.name: pd.read_csv(p).drop(columns=lambda c: "seconds" in c) for p in sorted(out.glob("**/*.csv")) if "units" not in p.parts}
+
+
+@pytest.mark.parametrize("notebook", ["12_taxinli", "13_cb", "14_mscinli", "15_codemixed"])
+def test_paper_studies_on_dask(root, real_data, tmp_path, monkeypatch, cluster, notebook):
+    "Each other paper study, smoke profile, in-process and on the 2-worker cluster: the same numbers, and its units ran on the cluster."
+    monkeypatch.setenv("IN_TEST", "1"); monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    c, client = cluster
+    def run(name, **params):
+        out = tmp_path / name
+        pm.execute_notebook(str(root / "nbs" / f"{notebook}.ipynb"), str(tmp_path / f"{name}.ipynb"), cwd=str(root), progress_bar=False, kernel_name="python3",
+                            parameters={"out_dir": str(out), "data_dir": str(real_data), **params})
+        return csv_tables(out)
+    ref = run("inprocess")
+    before = set(runs_per_task(client))
+    got = run("dask", executor="dask", executor_address=c.scheduler_address)
+    ran = {k: n for k, n in runs_per_task(client).items() if k not in before}
+    assert ran and set(ran.values()) == {1}  # its units went to the cluster, each once
+    assert list(got) == list(ref) and len(ref) >= 4
+    for name in ref: pd.testing.assert_frame_equal(got[name], ref[name], obj=name)
