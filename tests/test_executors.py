@@ -14,7 +14,8 @@ TABLES = (".csv", ".md", ".tex")
 def study(root, tmp_path, name, data, **params):
     "Run the smoke RoNLI study into tmp_path/name; return its table files (bytes), less the timing table."
     out = tmp_path / name
-    pm.execute_notebook(str(root / "nbs" / "05_curriculum.ipynb"), str(tmp_path / f"{name}.ipynb"), cwd=str(root), progress_bar=False, kernel_name="python3",
+    pm.execute_notebook(str(root / "nbs" / "05_curriculum.ipynb"), str(tmp_path / f"{name}.ipynb"), cwd=str(root), progress_bar=False,
+                        kernel_name="python3",
                         parameters={"dataset": "ronli", "out_dir": str(out), "data_dir": str(data), "baseline_rows": [], **params})
     return {p.name: p.read_bytes() for p in sorted(out.glob("*")) if p.suffix in TABLES and not p.name.startswith("variant_times")}, out
 
@@ -83,8 +84,8 @@ def test_paper_studies_on_dask(root, real_data, tmp_path, monkeypatch, cluster, 
     c, client = cluster
     def run(name, **params):
         out = tmp_path / name
-        pm.execute_notebook(str(root / "nbs" / f"{notebook}.ipynb"), str(tmp_path / f"{name}.ipynb"), cwd=str(root), progress_bar=False, kernel_name="python3",
-                            parameters={"out_dir": str(out), "data_dir": str(real_data), **params})
+        pm.execute_notebook(str(root / "nbs" / f"{notebook}.ipynb"), str(tmp_path / f"{name}.ipynb"), cwd=str(root), progress_bar=False,
+                            kernel_name="python3", parameters={"out_dir": str(out), "data_dir": str(real_data), **params})
         return csv_tables(out)
     ref = run("inprocess")
     before = set(runs_per_task(client))
