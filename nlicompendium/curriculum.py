@@ -10,11 +10,12 @@ import pandas as pd
 import torch
 from torch.utils.data import Sampler
 from .models import hidden_states
+from .executors import param_hash, cache_dir_for, cached_call  # noqa: F401  the unit cache (nbs/08_executors), importable from here too
 
 # %% auto #0
 __all__ = ['RONLI_VARIANTS', 'RONLI_TABLE5', 'SCINLI_VARIANTS', 'SCINLI_TABLE6', 'BatchPlan', 'random_sampler', 'subset_sampler',
            'ordered_sampler', 'cart_cl_sampler', 'stratified_sampler', 'group_by_length', 'sts_scores', 'plan_for',
-           'param_hash', 'cache_dir_for', 'cached_run']
+           'cached_run']
 
 # %% ../nbs/04c_curriculum.ipynb #94e4f06f
 class BatchPlan(Sampler):
@@ -203,35 +204,22 @@ def plan_for(variant: str, # a name from RONLI_VARIANTS
     return group_by_length(plan, lengths, window, keep=("curriculum",) if variant == "+ Cart-Stra-CL++" else (), seed=seed)
 
 # %% ../nbs/04c_curriculum.ipynb #27736e6b
-def param_hash(params: dict) -> str:
-    "A short, stable hash of a variant's parameters, for caching its outputs."
-    import hashlib, json
-    return hashlib.sha256(json.dumps(params, sort_keys=True, default=str).encode()).hexdigest()[:12]
+def _write_tables(out, d):
+    "A variant's outputs as files a reader can open: metrics and per-class CSV, predictions parquet."
+    from nlicompendium.core import atomic_write
+    metrics, preds, per_class = out
+    with atomic_write(d / "metrics.csv") as f: metrics.to_csv(f, index=False)
+    with atomic_write(d / "per_class.csv") as f: per_class.to_csv(f)
+    with atomic_write(d / "predictions.parquet", "wb") as f: preds.to_parquet(f, index=False)
 
-def cache_dir_for(folder, # cache folder of one variant
-                  params: dict, # everything that determines the result
-                  code: dict | None = None, # fingerprints of the code that computes it (`Study.code`)
-                 ):
-    "The folder that holds (or will hold) the cached outputs for `params` computed by `code`."
-    from pathlib import Path
-    return Path(folder) / param_hash({"params": params, "code": code} if code else params)
+def _read_tables(d):
+    return pd.read_csv(d / "metrics.csv"), pd.read_parquet(d / "predictions.parquet"), pd.read_csv(d / "per_class.csv", index_col=0)
 
 def cached_run(folder, # cache folder for this variant
                params: dict, # everything that determines the result
                run, # () -> (metrics DataFrame, predictions DataFrame, per-class DataFrame)
                code: dict | None = None, # fingerprints of the library and notebook (`Study.code`): an edit to either reruns
               ):
-    "Run a variant unless its cache folder already holds finished outputs; returns them and whether they came from cache."
-    import json, time
-    from nlicompendium.core import atomic_write, git_info
-    d = cache_dir_for(folder, params, code); done = d / "done.json"
-    if done.is_file():
-        return (pd.read_csv(d / "metrics.csv"), pd.read_parquet(d / "predictions.parquet"), pd.read_csv(d / "per_class.csv", index_col=0)), True
-    t0 = time.perf_counter(); metrics, preds, per_class = run(); seconds = time.perf_counter() - t0
-    d.mkdir(parents=True, exist_ok=True)
-    with atomic_write(d / "metrics.csv") as f: metrics.to_csv(f, index=False)
-    with atomic_write(d / "per_class.csv") as f: per_class.to_csv(f)
-    with atomic_write(d / "predictions.parquet", "wb") as f: preds.to_parquet(f, index=False)
-    record = {"params": params, "code": code, "git": git_info(), "seconds": seconds, "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
-    with atomic_write(done) as f: json.dump(record, f, default=str)  # written last: marks the variant finished, and says what made it
-    return (metrics, preds, per_class), False
+    "Run a variant unless its cache folder already holds finished outputs (CSV and parquet); returns them and whether they came from cache."
+    out, record = cached_call(folder, params, run, code, write=_write_tables, read=_read_tables)
+    return out, record["cached"]

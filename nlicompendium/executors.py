@@ -12,7 +12,7 @@ EXECUTORS = ("inprocess", "process", "dask", "submitit")
 
 # %% auto #0
 __all__ = ['EXECUTORS', 'InProcessExecutor', 'Unit', 'CloudpickleProcessPool', 'SubmititExecutor', 'open_executor', 'run_units',
-           'cached_call']
+           'param_hash', 'cache_dir_for', 'cached_call']
 
 # %% ../nbs/08_executors.ipynb #9ca183dc
 class InProcessExecutor(Executor):
@@ -122,21 +122,43 @@ def run_units(ex: Executor, # from `open_executor(...)`
     return {k: f.result() for k, f in futures.items()}
 
 # %% ../nbs/08_executors.ipynb #4484fcd1
+def param_hash(params: dict) -> str:
+    "A short, stable hash of a unit's parameters, for caching its outputs."
+    import hashlib, json
+    return hashlib.sha256(json.dumps(params, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+def cache_dir_for(folder, # cache folder of one kind of unit
+                  params: dict, # everything that determines the result
+                  code: dict | None = None, # fingerprints of the code that computes it (`Study.code`)
+                 ):
+    "The folder that holds (or will hold) the cached outputs for `params` computed by `code`."
+    from pathlib import Path
+    return Path(folder) / param_hash({"params": params, "code": code} if code else params)
+
+def _pickle_write(out, d):
+    import cloudpickle
+    from nlicompendium.core import atomic_write
+    with atomic_write(d / "result.pkl", "wb") as f: cloudpickle.dump(out, f)
+
+def _pickle_read(d):
+    import cloudpickle
+    return cloudpickle.loads((d / "result.pkl").read_bytes())
+
 def cached_call(folder: str | os.PathLike, # cache folder of this kind of unit
                 params: Mapping[str, Any], # everything that determines the result, the seed and data fingerprint included
                 fn: Callable[[], Any], # the unit: a call with no arguments whose result cloudpickle can write
                 code: Mapping[str, str] | None = None, # fingerprints of the code that computes it (`Study.code`): an edit to it reruns
+                write: Callable | None = None, # (result, folder) -> None, each file written atomically; None: cloudpickle to result.pkl
+                read: Callable | None = None, # folder -> result, the inverse of `write`
                ) -> tuple[Any, dict]:
     "Call `fn` unless its cache folder holds a finished result; returns (result, record of what computed it, with `cached`)."
-    import json, time, cloudpickle
+    import json, time
     from nlicompendium.core import atomic_write, git_info
-    from nlicompendium.curriculum import cache_dir_for
     d = cache_dir_for(folder, dict(params), dict(code) if code else None); done = d / "done.json"
-    if done.is_file():
-        return cloudpickle.loads((d / "result.pkl").read_bytes()), {**json.loads(done.read_text()), "cached": True}
+    if done.is_file(): return (read or _pickle_read)(d), {**json.loads(done.read_text()), "cached": True}
     t0 = time.perf_counter(); out = fn(); seconds = time.perf_counter() - t0
     d.mkdir(parents=True, exist_ok=True)
-    with atomic_write(d / "result.pkl", "wb") as f: cloudpickle.dump(out, f)
+    (write or _pickle_write)(out, d)
     record = json.loads(json.dumps({"params": params, "code": code, "git": git_info(), "seconds": seconds,
                                     "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")}, default=str))
     with atomic_write(done) as f: json.dump(record, f)  # written last: marks the unit finished, and says what made it

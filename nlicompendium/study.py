@@ -86,6 +86,22 @@ def run_units(self: Study,
     with open_executor(f["executor"], address=f.get("executor_address"), workers=f.get("workers")) as ex:
         return executors.run_units(ex, units, desc=desc)
 
+# %% ../nbs/07_study.ipynb #779ae1bd
+@patch
+def run_seeds(self: Study,
+              jobs, # key -> keyword arguments of `training.seed_units` (train, dev, test, cfg, seeds, batches, model, keep_model, cache, params)
+              select: str = "best", # per key: 'best' dev seed (the first of equals) or 'mean' over seeds
+              desc: str = "units", # progress bar label
+             ) -> dict:
+    "Every job's seeds as units on the study's executor; returns key -> `training.SeedRuns`, in the order of `jobs`."
+    from nlicompendium.training import seed_units, merge_seeds
+    units = {}
+    for k, kw in jobs.items():
+        kw = {**kw, **({"code": self.code} if kw.get("cache") is not None and "code" not in kw else {})}
+        units |= {(k, sd): u for sd, u in seed_units(**kw).items()}
+    done = self.run_units(units, desc=desc)
+    return {k: merge_seeds([r for (kk, _), r in done.items() if kk == k], select) for k in jobs}
+
 # %% ../nbs/07_study.ipynb #86ba90f0
 DEVIATION_COLUMNS = ["setting", "paper", "here", "why"]
 

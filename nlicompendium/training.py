@@ -5,7 +5,7 @@
 # %% ../nbs/04a_training.ipynb #01fe33b4
 from __future__ import annotations
 import os, sys, time
-from dataclasses import dataclass, asdict, replace
+from dataclasses import dataclass, asdict, field, replace
 from typing import Sequence
 
 import numpy as np
@@ -422,6 +422,7 @@ class SeedRuns:
     select: str  # 'best' or 'mean'
     selected: int | None  # the seed kept by 'best'
     model: nn.Module | None  # the selected model ('best' only)
+    records: dict = field(default_factory=dict)  # seed -> cache record of its unit (what computed it, cached or not), where cached
 
     def summary(self) -> pd.Series:
         "The selected seed's test scores ('best'), or mean and std over seeds ('mean')."
@@ -513,7 +514,8 @@ def merge_seeds(runs: Sequence[SeedRun], # the seeds' runs, in the order the see
         dev_score = next(v for k, v in r.row.items() if k.startswith("dev_"))
         if select == "best" and dev_score > best[1]: best = (r.seed, dev_score, r.model)
     return SeedRuns(pd.DataFrame([r.row for r in runs]), pd.concat([r.predictions for r in runs], ignore_index=True),
-                    {r.seed: r.per_class for r in runs}, {r.seed: r.dynamics for r in runs}, select, best[0], best[2])
+                    {r.seed: r.per_class for r in runs}, {r.seed: r.dynamics for r in runs}, select, best[0], best[2],
+                    {r.seed: r.record for r in runs if r.record is not None})
 
 def run_seeds(train, dev, test, # Dataset or Encoded splits (dev drives early stopping and selection)
               cfg: TrainConfig, # the configuration; its seed is replaced by each of `seeds`
@@ -530,9 +532,11 @@ def run_seeds(train, dev, test, # Dataset or Encoded splits (dev drives early st
     if select == "best" and dev is None: raise ValueError("select='best' needs a dev split")
     units = seed_units(train, dev, test, cfg, seeds, batches, model, select == "best", **cache_kw)
     if executor is not None: return merge_seeds(list(run_units(executor, units, desc="seeds").values()), select)
-    runs, best = [], -np.inf
+    runs, best, dev_key = [], None, f"dev_{cfg.metric}"
     for call in units.values():  # here: only the best model so far stays in memory, as before units existed
-        r = call(); runs.append(r); score = r.row[f"dev_{cfg.metric}"]
-        if score > best: best = score; [setattr(o, "model", None) for o in runs[:-1]]
+        r = call(); runs.append(r)
+        if best is None or r.row[dev_key] > best.row[dev_key]:  # strictly better: the first of equals stays, as in the merge
+            if best is not None: best.model = None
+            best = r
         else: r.model = None
     return merge_seeds(runs, select)
