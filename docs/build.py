@@ -44,8 +44,8 @@ def generate(gen: Path):
     for src, dst in (("figures/datamap-scinli", "howto/figures"), ("tables/datamap-scinli", "howto/figures")):
         shutil.copytree(ROOT / src, gen / dst, dirs_exist_ok=True)
     howtos = sorted(f"howto/{p.stem}" for p in (DOCS / "howto").glob("*.md"))
-    lib = [p for p in nbs if "#| default_exp" in p.read_text()]  # notebooks that export a module
-    papers = [p for p in nbs if p not in lib]
+    papers = [p for p in nbs if '"parameters"' in p.read_text()]  # the studies: papermill runs them with a parameters cell
+    lib = [p for p in nbs if p not in papers]
     toc = lambda title, items: f"```{{toctree}}\n:caption: {title}\n:maxdepth: 1\n\n" + "\n".join(items) + "\n```\n"
     readme = (ROOT / "README.md").read_text()
     (gen / "index.md").write_text(readme + "\n" + toc("How-to", howtos) + toc("Library notebooks", [f"nbs/{p.stem}" for p in lib])

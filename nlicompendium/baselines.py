@@ -100,7 +100,7 @@ def cbow_seeds(kind: str, # 'svm' or 'softmax'
               ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     "One CBOW classifier per seed: (metrics per seed with `selected`, test predictions per seed, per-class table of the selected seed)."
     import time
-    from nlicompendium.training import classification_report
+    from nlicompendium.stats import classification_report
     names = list(label_names or train.features["label"].names)
     def col(d, c): return list(d[c])
     rows, preds, tables = [], [], {}

@@ -14,7 +14,7 @@ from .models import hidden_states
 
 # %% auto #0
 __all__ = ['CB_TABLE4', 'CB_TABLE5', 'CB_HYP_LENGTH', 'NEG_RAISING', 'heuristic_rule', 'heuristics', 'average_embeddings',
-           'cbow_features', 'permute_head', 'ScalarMixProbe', 'cls_layers', 'train_probe']
+           'cbow_features', 'permute_head', 'cls_layers']
 
 # %% ../nbs/13_cb.ipynb #cacf2e9f
 CB_TABLE4 = pd.DataFrame({"CB acc": [69.2, 77.6, 81.2, 85.2, 91.2], "CB F1": [47.6, 66.7, 71.3, 81.2, 85.3],
@@ -78,18 +78,7 @@ def permute_head(model: nn.Module, # a *ForSequenceClassification model
         last.weight.copy_(last.weight[perm]); last.bias.copy_(last.bias[perm])
     return model
 
-# %% ../nbs/13_cb.ipynb #9ca468a5
-class ScalarMixProbe(nn.Module):
-    "softmax(w)-weighted sum of k layers' [CLS] vectors, times a scale, into an MLP classifier."
-    def __init__(self, k: int, hidden: int, num_classes: int, mlp_hidden: int = 256, dropout: float = 0.1):
-        super().__init__()
-        self.w, self.gamma = nn.Parameter(torch.zeros(k)), nn.Parameter(torch.ones(()))
-        self.mlp = nn.Sequential(nn.Dropout(dropout), nn.Linear(hidden, mlp_hidden), nn.Tanh(), nn.Linear(mlp_hidden, num_classes))
-    def weights(self) -> np.ndarray: return torch.softmax(self.w.detach(), 0).cpu().numpy()
-    def forward(self, layers: torch.Tensor) -> torch.Tensor:  # (batch, k, hidden)
-        mix = (torch.softmax(self.w, 0)[None, :, None] * layers).sum(1)
-        return self.mlp(self.gamma * mix)
-
+# %% ../nbs/13_cb.ipynb #36dc4103
 def cls_layers(model, tokenizer, premises: Sequence[str], hypotheses: Sequence[str], max_length: int = 128, batch_size: int = 32,
                truncation: str = "keep_premise_end", # CB's policy: the target sentence ends the premise (models.TRUNCATIONS)
               ) -> np.ndarray:
@@ -97,15 +86,3 @@ def cls_layers(model, tokenizer, premises: Sequence[str], hypotheses: Sequence[s
     return hidden_states(model, tokenizer, premises, hypotheses, layers="all", pooling="cls", max_length=max_length, batch_size=batch_size,
                          truncation=truncation)
 
-def train_probe(X: np.ndarray, # (N, k, hidden) layer vectors
-                y: Sequence[int], # feature label ids
-                num_classes: int, epochs: int = 300, lr: float = 1e-3, seed: int = 0,
-               ) -> ScalarMixProbe:
-    "Full-batch Adam training of a scalar-mix probe on precomputed layers."
-    torch.manual_seed(seed)
-    X, y = torch.as_tensor(X, dtype=torch.float32), torch.as_tensor(np.asarray(y), dtype=torch.long)
-    probe = ScalarMixProbe(X.shape[1], X.shape[2], num_classes); opt = torch.optim.Adam(probe.parameters(), lr=lr)
-    probe.train()
-    for _ in range(epochs):
-        opt.zero_grad(); nn.functional.cross_entropy(probe(X), y).backward(); opt.step()
-    return probe.eval()

@@ -10,21 +10,24 @@ import pandas as pd
 from .core import project_root, atomic_write
 
 # %% auto #0
-__all__ = ['JOBS', 'TABLE_EXT', 'FIGURE_EXT', 'render_readme', 'readme_cli', 'data_cli', 'job_key', 'collect', 'reproduce',
-           'reproduce_cli']
+__all__ = ['RUN_SIZES_MARK', 'JOBS', 'TABLE_EXT', 'FIGURE_EXT', 'render_readme', 'readme_cli', 'data_cli', 'job_key', 'collect',
+           'reproduce', 'reproduce_cli']
 
 # %% ../nbs/90_cli.ipynb #aa0e6954
+RUN_SIZES_MARK = "<!-- run-sizes -->"  # where the README shows `core.RUN_SIZES`
+
 def render_readme(nb_path: str | Path, # the index notebook
                  ) -> str:
-    "Markdown of a notebook's markdown cells and code cells (as fenced blocks), in order, as README text."
+    "README text from a notebook: markdown cells, code cells as fenced blocks, `RUN_SIZES_MARK` as the run-sizes table."
     import nbformat
+    from nlicompendium.core import run_sizes_table
     nb = nbformat.read(nb_path, as_version=4)
     parts = []
     for c in nb.cells:
         src = c.source.strip()
         if not src or src.startswith("#| hide"): continue
         parts.append(src if c.cell_type == "markdown" else f"```python\n{src}\n```")
-    return "\n\n".join(parts) + "\n"
+    return "\n\n".join(parts).replace(RUN_SIZES_MARK, run_sizes_table().to_markdown(index=False)) + "\n"
 
 # %% ../nbs/90_cli.ipynb #933c8282
 def readme_cli(argv=None):

@@ -5,7 +5,6 @@
 # %% ../nbs/15_codemixed.ipynb #5a57c7a5
 from __future__ import annotations
 import json, re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
@@ -13,45 +12,12 @@ import numpy as np
 import pandas as pd
 from .core import atomic_write
 from .data import id_split
+from .datastats import Turn, scene_cmi
 
 # %% auto #0
-__all__ = ['LANGUAGES', 'INDEPENDENT', 'HYPOTHESES_PER_CATEGORY', 'KEEP_SPEAKERS', 'PAPER_COUNTS', 'PAPER_ACCURACY',
-           'PAPER_MONOLINGUAL', 'cmi', 'Turn', 'scene_cmi', 'filter_scenes', 'length_category', 'anonymise',
-           'train_lid', 'tag_tokens', 'save_lid', 'load_lid', 'tagged_scene', 'scene_table', 'cmi_agreement',
-           'conversation_split', 'window_logits']
-
-# %% ../nbs/15_codemixed.ipynb #83146708
-LANGUAGES = ("EN", "HI")  # the languages of romanised Hindi-English text
-INDEPENDENT = ("univ",)  # language-independent tags: punctuation, numbers, emoticons (and named entities, where tagged)
-
-def cmi(tags: Sequence[str], # one language tag per token of an utterance
-        languages: Sequence[str] = LANGUAGES, # tags that are languages
-        independent: Sequence[str] = INDEPENDENT, # tags that are language-independent
-       ) -> float:
-    "Gambäck and Das (2014): 100 (1 - max_i t_i / (n - u)) for n > u, else 0."
-    bad = [(k, t) for k, t in enumerate(tags) if t not in languages and t not in independent]
-    if bad: raise ValueError(f"unknown tag {bad[0][1]!r} at token {bad[0][0]}: expected one of {list(languages) + list(independent)}")
-    n, u = len(tags), sum(t in independent for t in tags)
-    if n == u: return 0.0
-    return 100.0 * (1 - max(sum(t == lang for t in tags) for lang in languages) / (n - u))
-
-# %% ../nbs/15_codemixed.ipynb #a4e422eb
-@dataclass
-class Turn:
-    "One turn of a conversation: its speaker and its tagged tokens."
-    speaker: str  # the turn owner, as the transcript names them
-    tokens: list  # the turn's tokens
-    tags: list  # one language tag per token
-
-def scene_cmi(turns: Sequence[Turn], # a conversation
-              how: str = "mean", # 'mean' of the turns' CMIs, or 'pooled' (all tokens as one utterance)
-              **kw, # languages, independent: as for `cmi`
-             ) -> float:
-    "The Code-Mixing Index of a scene: the mean over its turns, or of its pooled tokens."
-    if not turns: raise ValueError("empty conversation: a scene needs at least one turn")
-    if how == "mean": return float(np.mean([cmi(t.tags, **kw) for t in turns]))
-    if how == "pooled": return cmi([g for t in turns for g in t.tags], **kw)
-    raise ValueError(f"how must be 'mean' or 'pooled', got {how!r}")
+__all__ = ['HYPOTHESES_PER_CATEGORY', 'KEEP_SPEAKERS', 'PAPER_COUNTS', 'PAPER_ACCURACY', 'PAPER_MONOLINGUAL', 'filter_scenes',
+           'length_category', 'anonymise', 'train_lid', 'tag_tokens', 'save_lid', 'load_lid', 'tagged_scene',
+           'scene_table', 'cmi_agreement', 'conversation_split']
 
 # %% ../nbs/15_codemixed.ipynb #be17f244
 def filter_scenes(scenes: Sequence[Sequence[Turn]], # conversations
@@ -205,32 +171,6 @@ def conversation_split(premises: Sequence[str], # one premise per example
     if not len(premises): raise ValueError("no examples to split")
     is_test, held = id_split(premises, test, salt), id_split(premises, test + dev, salt)
     return np.where(is_test, "test", np.where(held, "dev", "train"))
-
-# %% ../nbs/15_codemixed.ipynb #a13b6e10
-def window_logits(model, # a *ForSequenceClassification model
-                  tokenizer, # its (fast) tokenizer
-                  premises: Sequence[str], hypotheses: Sequence[str],
-                  max_length: int = 128, # tokens per window, hypothesis and special tokens included
-                  stride: int = 32, # premise tokens shared by consecutive windows
-                  batch_size: int = 32, # windows per forward pass
-                  agg: str = "mean", # 'mean' or 'max' of the window logits
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    "Logits per pair over windows that cover the whole premise, and the number of windows per pair."
-    import torch
-    if agg not in ("mean", "max"): raise ValueError(f"agg must be 'mean' or 'max', got {agg!r}")
-    if len(premises) != len(hypotheses) or not len(premises): raise ValueError(f"need pairs: {len(premises)} premises, {len(hypotheses)} hypotheses")
-    enc = tokenizer(list(premises), list(hypotheses), truncation="only_first", max_length=max_length, stride=stride, return_overflowing_tokens=True)
-    owner = np.asarray(enc["overflow_to_sample_mapping"])
-    feats = [{k: enc[k][i] for k in enc.keys() if k != "overflow_to_sample_mapping"} for i in range(len(owner))]
-    was, dev, out = model.training, next(model.parameters()).device, []
-    model.eval()
-    try:
-        with torch.inference_mode():
-            for i in range(0, len(feats), batch_size):
-                out.append(model(**tokenizer.pad(feats[i:i + batch_size], return_tensors="pt").to(dev)).logits.float().cpu().numpy())
-    finally: model.train(was)
-    lg, reduce = np.concatenate(out), (np.mean if agg == "mean" else np.max)
-    return np.stack([reduce(lg[owner == k], axis=0) for k in range(len(premises))]), np.bincount(owner, minlength=len(premises))
 
 # %% ../nbs/15_codemixed.ipynb #2fcdf424
 PAPER_COUNTS = {  # Khanuja et al. (2020), §3.1, §3.2 and §4

@@ -14,10 +14,11 @@ import pandas as pd
 from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['DATA_ENV', 'CACHE_ENV', 'PROFILES', 'KEY_PACKAGES', 'project_root', 'data_root', 'cache_dir', 'NLIDataError',
-           'Profile', 'in_test', 'resolve_profile', 'param_list', 'seed_everything', 'get_device', 'bf16_supported',
-           'sha256_file', 'git_info', 'notebook_fingerprint', 'code_fingerprint', 'package_versions',
-           'data_fingerprint', 'atomic_write', 'Results']
+__all__ = ['DATA_ENV', 'CACHE_ENV', 'PROFILES', 'SIZE_FIELDS', 'RUN_SIZES', 'KEY_PACKAGES', 'RESERVED_ENTRIES', 'project_root',
+           'data_root', 'cache_dir', 'NLIDataError', 'Profile', 'in_test', 'resolve_profile', 'run_sizes',
+           'run_sizes_table', 'param_list', 'seed_everything', 'get_device', 'bf16_supported', 'sha256_file',
+           'git_info', 'notebook_fingerprint', 'code_fingerprint', 'package_versions', 'data_fingerprint',
+           'atomic_write', 'Results']
 
 # %% ../nbs/00_core.ipynb #5c32407c
 DATA_ENV = "NLIC_DATA_DIR"  # environment variable naming a folder that holds the data sets (CI: ../shared/data)
@@ -66,7 +67,7 @@ class Profile:
 
 PROFILES = {
     "smoke": Profile("smoke", "tiny", 256, 256, 2, 64, 16, (0,)),
-    "cpu": Profile("cpu", "embedded", None, None, 2, 96, 32, (0, 1, 2)),  # sized so the RoNLI study (12 variants x 3 seeds) fits 90 min on 2 cores
+    "cpu": Profile("cpu", "embedded", None, None, 2, 96, 32, (0, 1, 2)),  # the defaults; each study part's own sizes are in RUN_SIZES
     "gpu": Profile("gpu", "paper", None, None, 5, 128, 32, (0, 1, 2, 3, 4)),
 }
 
@@ -89,6 +90,52 @@ def resolve_profile(profile: str | Profile = "auto", # smoke, cpu, gpu, auto, or
     if name not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}: choose one of {sorted(PROFILES) + ['auto']}")
     return PROFILES[name]
+
+# %% ../nbs/00_core.ipynb #53308f7e
+SIZE_FIELDS = ("epochs", "batch_size", "max_length", "seeds", "max_train", "max_dev", "max_test")
+_ALL5, _CPU3, _ONE = (0, 1, 2, 3, 4), (0, 1, 2), (0,)
+_SMOKE = (2, 16, 64, _ONE, 256, 256, 256)  # the smoke profile's own sizes
+RUN_SIZES = {  # (study, part) -> profile -> SIZE_FIELDS; a cap of None: the whole split
+    ("curriculum", "frozen head"): {"smoke": (10, 16, 64, _ONE, 256, 256, 256), "cpu": (10, 256, 512, _ALL5, None, None, None),
+                                    "gpu": (10, 256, 512, _ALL5, None, None, None)},
+    ("curriculum", "fine-tuned encoder"): {"smoke": _SMOKE, "cpu": (2, 32, 96, _ALL5, None, None, None),
+                                           "gpu": (5, 32, 128, _ALL5, None, None, None)},
+    ("taxinli", "BERT"): {"smoke": _SMOKE, "cpu": (2, 32, 96, _CPU3, None, None, None), "gpu": (5, 32, 128, _ALL5, None, None, None)},
+    ("cb", "CB stage"): {"smoke": (2, 8, 64, _ONE, None, None, None), "cpu": (10, 8, 96, _CPU3, None, None, None),
+                         "gpu": (10, 8, 256, _ALL5, None, None, None)},
+    ("cb", "MNLI stage"): {"smoke": (2, 16, 64, _ONE, 256, None, None), "cpu": (2, 32, 96, _CPU3, None, None, None),
+                           "gpu": (3, 8, 128, _ALL5, None, None, None)},
+    ("cb", "probe fine-tuning"): {"smoke": (1, 8, 64, _ONE, None, None, None), "cpu": (5, 8, 96, _ONE, None, None, None),
+                                  "gpu": (5, 8, 256, _ONE, None, None, None)},
+    ("mscinli", "PLMs"): {"smoke": _SMOKE, "cpu": (3, 32, 128, _CPU3, None, 500, None), "gpu": (10, 64, 300, _ALL5, None, None, None)},
+    ("mscinli", "BiLSTM"): {"smoke": (2, 64, 32, _ONE, 256, 256, 256), "cpu": (8, 64, 64, _CPU3, None, 500, None),
+                            "gpu": (30, 64, 64, _ALL5, None, None, None)},
+    ("mscinli", "domain shift"): {"smoke": (2, 16, 64, _ONE, 48, None, 48), "cpu": (3, 32, 128, _ONE, 700, None, 250),
+                                  "gpu": (10, 64, 300, _ALL5, None, None, None)},
+    ("codemixed", "mBERT"): {"smoke": (2, 16, 64, _ONE, 256, None, None), "cpu": (5, 16, 256, _CPU3, None, None, None),
+                             "gpu": (5, 16, 256, _ALL5, None, None, None)},
+}
+
+# %% ../nbs/00_core.ipynb #3cbd5e04
+def run_sizes(study: str, # 'curriculum', 'taxinli', 'cb', 'mscinli' or 'codemixed'
+              part: str, # the part of the study, e.g. 'frozen head' or 'BiLSTM'
+              profile: str, # smoke, cpu or gpu
+             ) -> dict:
+    "One study part's sizes under a profile, from `RUN_SIZES`, as a dict of `SIZE_FIELDS`."
+    by = RUN_SIZES.get((study, part))
+    if by is None: raise KeyError(f"no sizes for {study!r} {part!r}; known: {sorted(RUN_SIZES)}")
+    if profile not in by: raise KeyError(f"no {profile!r} sizes for {study!r} {part!r}; profiles: {sorted(by)}")
+    return dict(zip(SIZE_FIELDS, by[profile]))
+
+# %% ../nbs/00_core.ipynb #43733f3c
+def run_sizes_table() -> pd.DataFrame:
+    "`RUN_SIZES` as one table: a row per study part and profile, seeds counted, caps as numbers or 'all'."
+    rows = [{"study": s, "part": p, "profile": prof, **dict(zip(SIZE_FIELDS, v))} for (s, p), by in RUN_SIZES.items() for prof, v in by.items()]
+    df = pd.DataFrame(rows).astype(object)
+    df["seeds"] = df.seeds.map(len)
+    caps = ["max_train", "max_dev", "max_test"]
+    df[caps] = df[caps].map(lambda v: "all" if v is None or v != v else int(v))
+    return df
 
 # %% ../nbs/00_core.ipynb #da363e1e
 def param_list(value, # None, a list or tuple, a JSON list as a string, or a scalar
@@ -237,16 +284,17 @@ class Results:
             "git": git_info(), "packages": package_versions(), "data_fingerprint": data_fingerprint(data),
             "outputs": {},
         }
-        self._save()
+        self.save()
 
-    def _save(self):
+    def save(self):
+        "Write the manifest (atomically); every method that records something calls it."
         with atomic_write(self.out_dir / "manifest.json") as f:
             json.dump(self.manifest, f, indent=2, sort_keys=False, default=str)
 
     def _record(self, name, kind, paths, **extra):
         files = {p.suffix.lstrip("."): {"path": p.name, "sha256": sha256_file(p)} for p in paths}
         self.manifest["outputs"][name] = {"kind": kind, "files": files, **extra}
-        self._save()
+        self.save()
         return paths
 
 # %% ../nbs/00_core.ipynb #b4adad7d
@@ -300,7 +348,7 @@ def value(self: Results,
           ):
     "Record a single reported number in the manifest."
     self.manifest.setdefault("values", {})[_check_name(name)] = {"value": value, **extra}
-    self._save()
+    self.save()
     return value
 
 @patch
@@ -308,5 +356,31 @@ def add_params(self: Results,
                **params, # parameters known only after the run was opened (a training config, the step budget)
               ) -> Results:
     "Add parameters to the manifest's `params` and save it."
-    self.manifest["params"].update(params); self._save()
+    self.manifest["params"].update(params); self.save()
     return self
+
+# %% ../nbs/00_core.ipynb #268e749f
+RESERVED_ENTRIES = ("run", "created", "params", "seed", "git", "packages", "data_fingerprint", "outputs", "values")
+
+@patch
+def entry(self: Results,
+          key: str, # a top-level manifest key, e.g. 'executor' or 'variants_computed_at'
+          value: Any, # a JSON-serialisable structure
+         ) -> Any:
+    "Set a manifest entry that is not a parameter (where the units ran, which commit computed a cached unit) and save."
+    if key in RESERVED_ENTRIES: raise ValueError(f"{key!r} is written by Results itself; use add_params, value, table or figure")
+    self.manifest[key] = value; self.save()
+    return value
+
+# %% ../nbs/00_core.ipynb #39a8ca84
+@patch
+def data_file(self: Results,
+              name: str, # the manifest key, e.g. 'cartography_metrics'
+              path: str | Path, # a file the notebook wrote into `out_dir` (per-example metrics, predictions)
+              caption: str = "", # a one-line caption
+             ) -> list[Path]:
+    "Record a data file written into the output folder, with its sha256, in the manifest."
+    p = Path(path)
+    if not p.is_file(): raise FileNotFoundError(f"{p}: no such file to record")
+    if p.resolve().parent != self.out_dir.resolve(): raise ValueError(f"{p} is not in the output folder {self.out_dir}")
+    return self._record(_check_name(name), "data", [p], caption=caption)

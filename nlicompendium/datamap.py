@@ -16,8 +16,8 @@ from .core import NLIDataError
 from .dynamics import Dynamics, from_logits, drawn_epochs
 
 # %% auto #0
-__all__ = ['INDEX_COLUMN', 'EPOCH_MODES', 'DataMapCallback', 'use_plan', 'load_table', 'encode_table', 'align_dynamics',
-           'run_datamap', 'datamap_cli']
+__all__ = ['INDEX_COLUMN', 'EPOCH_MODES', 'model_columns', 'DataMapCallback', 'use_plan', 'load_table', 'encode_table',
+           'align_dynamics', 'run_datamap', 'datamap_cli']
 
 # %% ../nbs/04d_datamap.ipynb #933343fa
 INDEX_COLUMN = "nlic_index"
@@ -29,6 +29,17 @@ def _merge(records: Sequence[tuple[np.ndarray, np.ndarray]], n: int, n_classes: 
     for idx, lg in records:
         np.add.at(tot, idx, lg); np.add.at(count, idx, 1)
     with np.errstate(invalid="ignore"): return (tot / count[:, None]).astype(np.float32), count
+
+# %% ../nbs/04d_datamap.ipynb #067f7a55
+def model_columns(trainer, # a transformers.Trainer
+                  ds, # a Dataset, a dict of them, or None
+                 ):
+    "`ds` without the columns the model's `forward` does not take (what `remove_unused_columns` does), keeping the index column."
+    import inspect
+    if ds is None: return None
+    if isinstance(ds, dict): return {k: model_columns(trainer, v) for k, v in ds.items()}
+    keep = {*inspect.signature(trainer.model.forward).parameters, "label", "label_ids", *trainer.label_names, INDEX_COLUMN}
+    return ds.remove_columns([c for c in ds.column_names if c not in keep])
 
 # %% ../nbs/04d_datamap.ipynb #0af2f18f
 class DataMapCallback(TrainerCallback):
@@ -49,12 +60,14 @@ class DataMapCallback(TrainerCallback):
         self._records, self._pending, self._hooks, self._k, self._rank, self._world = [], None, [], 0, 0, 1
 
     def attach(self, trainer) -> "DataMapCallback":
-        "Add the index column to `trainer.train_dataset`, keep it through column pruning, and register the callback."
+        "Add the index column to `trainer.train_dataset`, prune unused columns here (keeping it), and register the callback."
         ds = trainer.train_dataset
         if len(ds) != self.n: raise ValueError(f"the trainer's training set has {len(ds)} rows, the callback was built for {self.n}")
-        if INDEX_COLUMN not in ds.column_names: trainer.train_dataset = ds.add_column(INDEX_COLUMN, list(range(len(ds))))
-        trainer._set_signature_columns_if_needed()  # Trainer keeps the columns named here (and drops the rest) when it builds the loader
-        if INDEX_COLUMN not in trainer._signature_columns: trainer._signature_columns.append(INDEX_COLUMN)
+        if INDEX_COLUMN not in ds.column_names: ds = ds.add_column(INDEX_COLUMN, list(range(len(ds))))
+        if trainer.args.remove_unused_columns:  # prune as Trainer would, keeping the index; then Trainer must not prune again
+            trainer.train_dataset, trainer.eval_dataset = model_columns(trainer, ds), model_columns(trainer, trainer.eval_dataset)
+            trainer.args.remove_unused_columns = False  # TrainingArguments' documented switch
+        else: trainer.train_dataset = ds
         trainer.add_callback(self)
         return self
 
@@ -67,7 +80,7 @@ def use_plan(trainer, # a transformers.Trainer
     n, top = len(trainer.train_dataset), max((max(b) for b in plan if len(b)), default=-1)
     if top >= n: raise ValueError(f"the plan draws index {top}, the training set has {n} rows")
     def get_train_dataloader(self):
-        ds = self._remove_unused_columns(self.train_dataset, description="Training")  # the index column of `attach` survives
+        ds = model_columns(self, self.train_dataset) if self.args.remove_unused_columns else self.train_dataset  # `attach` keeps the index
         return self.accelerator.prepare(DataLoader(ds, batch_sampler=plan, collate_fn=self.data_collator,
                                                    num_workers=self.args.dataloader_num_workers, pin_memory=self.args.dataloader_pin_memory))
     trainer.get_train_dataloader = MethodType(get_train_dataloader, trainer)
@@ -130,7 +143,7 @@ def dynamics(self: DataMapCallback, meta: dict | None = None) -> Dynamics:
 # %% ../nbs/04d_datamap.ipynb #afa41d50
 def _read_frame(path: Path) -> pd.DataFrame:
     "A CSV/TSV (`data.read_table`) or JSON/JSONL (`data.read_json_records`) file as strings, with file-naming errors."
-    from nlicompendium.data import read_table, read_json_records
+    from nlicompendium.contract import read_table, read_json_records
     suf = path.suffix.lower()
     if not path.is_file(): raise NLIDataError(path, "no such file")
     if suf not in (".jsonl", ".json", ".csv", ".tsv", ".txt"): raise NLIDataError(path, f"unknown format {suf!r}; use .csv, .tsv or .jsonl")
@@ -146,7 +159,7 @@ def load_table(source, # a .csv/.tsv/.jsonl path, or a datasets.Dataset
               ):
     "A `datasets.Dataset` with id, text (and text_pair) and a ClassLabel label, checked row by row."
     import datasets
-    from nlicompendium.data import map_labels
+    from nlicompendium.contract import map_labels
     name = str(source) if not isinstance(source, datasets.Dataset) else "the Dataset"
     df = source.to_pandas() if isinstance(source, datasets.Dataset) else _read_frame(Path(source))
     missing = [c for c in (text, text_pair, label, id) if c and c not in df.columns]

@@ -6,9 +6,12 @@
 from __future__ import annotations
 from typing import Callable, Sequence
 import pandas as pd
+from dataclasses import dataclass
+import numpy as np
 
 # %% auto #0
-__all__ = ['STAT_COLUMNS', 'RONLI_TABLE2', 'SCINLI_PAPER_STATS', 'overlap_ratio', 'pair_stats', 'nli_statistics', 'beside_paper']
+__all__ = ['STAT_COLUMNS', 'RONLI_TABLE2', 'SCINLI_PAPER_STATS', 'LANGUAGES', 'INDEPENDENT', 'overlap_ratio', 'pair_stats',
+           'nli_statistics', 'beside_paper', 'cmi', 'Turn', 'scene_cmi']
 
 # %% ../nbs/02_datastats.ipynb #0194c123
 def overlap_ratio(premise: str, # first sentence
@@ -94,3 +97,36 @@ def beside_paper(ours: pd.DataFrame, # a table from `nli_statistics`
             rows.append({"statistic": col[0], "split": col[1], "class": cls, "ours": round(o, d + 2), "paper": p,
                          "ours_rounded": round(o, d), "match": round(o, d) == p})
     return pd.DataFrame(rows)
+
+# %% ../nbs/02_datastats.ipynb #83146708
+LANGUAGES = ("EN", "HI")  # the languages of romanised Hindi-English text
+INDEPENDENT = ("univ",)  # language-independent tags: punctuation, numbers, emoticons (and named entities, where tagged)
+
+def cmi(tags: Sequence[str], # one language tag per token of an utterance
+        languages: Sequence[str] = LANGUAGES, # tags that are languages
+        independent: Sequence[str] = INDEPENDENT, # tags that are language-independent
+       ) -> float:
+    "Gambäck and Das (2014): 100 (1 - max_i t_i / (n - u)) for n > u, else 0."
+    bad = [(k, t) for k, t in enumerate(tags) if t not in languages and t not in independent]
+    if bad: raise ValueError(f"unknown tag {bad[0][1]!r} at token {bad[0][0]}: expected one of {list(languages) + list(independent)}")
+    n, u = len(tags), sum(t in independent for t in tags)
+    if n == u: return 0.0
+    return 100.0 * (1 - max(sum(t == lang for t in tags) for lang in languages) / (n - u))
+
+# %% ../nbs/02_datastats.ipynb #a4e422eb
+@dataclass
+class Turn:
+    "One turn of a conversation: its speaker and its tagged tokens."
+    speaker: str  # the turn owner, as the transcript names them
+    tokens: list  # the turn's tokens
+    tags: list  # one language tag per token
+
+def scene_cmi(turns: Sequence[Turn], # a conversation
+              how: str = "mean", # 'mean' of the turns' CMIs, or 'pooled' (all tokens as one utterance)
+              **kw, # languages, independent: as for `cmi`
+             ) -> float:
+    "The Code-Mixing Index of a scene: the mean over its turns, or of its pooled tokens."
+    if not turns: raise ValueError("empty conversation: a scene needs at least one turn")
+    if how == "mean": return float(np.mean([cmi(t.tags, **kw) for t in turns]))
+    if how == "pooled": return cmi([g for t in turns for g in t.tags], **kw)
+    raise ValueError(f"how must be 'mean' or 'pooled', got {how!r}")

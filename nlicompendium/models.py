@@ -13,12 +13,14 @@ import numpy as np
 import torch
 from torch import nn
 from .core import seed_everything
+from transformers.modeling_outputs import SequenceClassifierOutput
 
 # %% auto #0
 __all__ = ['HUB_MODELS', 'PAPER_MODELS', 'TINY_CONFIG', 'TRUNCATIONS', 'ENCODINGS', 'POOLINGS', 'embedded_path', 'paper_model',
            'ModelUnavailable', 'resolve_model', 'ensure_pad_token', 'load_tokenizer', 'load_encoder', 'tokenize_pairs',
            'encode_pairs', 'SeparatePairClassifier', 'load_pair_classifier', 'hidden_states', 'PairHead', 'hidden_size',
-           'sentence_vectors', 'truncation_report']
+           'sentence_vectors', 'truncation_report', 'BiLSTMPair', 'embedded_bilstm', 'window_logits', 'ScalarMixProbe',
+           'train_probe']
 
 # %% ../nbs/03_models.ipynb #542daf85
 HUB_MODELS = {  # alias -> Hugging Face hub id of the checkpoints the papers fine-tune
@@ -302,3 +304,92 @@ def truncation_report(ds, # a Dataset (or DataFrame) with premise and hypothesis
     return {"pairs": len(prem), "median length": float(np.median(n)), "max length": int(n.max()),
             "over the limit (%)": 100 * float((n > max_length).mean()),
             "premise cut (%)": 100 * float(p_cut.mean()), "hypothesis cut (%)": 100 * float(h_cut.mean()), "policy": truncation}
+
+# %% ../nbs/03_models.ipynb #102042a2
+class BiLSTMPair(nn.Module):
+    "Williams et al. (2018)-style BiLSTM pair classifier (MSciNLI Appendix B): [u; v; u * v; u - v] of mean-pooled BiLSTM states."
+    def __init__(self, embeddings: torch.Tensor, # (vocab, dim) initial token embeddings (trained)
+                 num_labels: int = 4, hidden: int = 300, pad_id: int = 0):
+        super().__init__()
+        self.num_labels = num_labels
+        self.emb = nn.Embedding.from_pretrained(embeddings.detach().clone().float(), freeze=False, padding_idx=pad_id)
+        self.lstm_p = nn.LSTM(embeddings.shape[1], hidden, batch_first=True, bidirectional=True)  # one BiLSTM per sentence
+        self.lstm_h = nn.LSTM(embeddings.shape[1], hidden, batch_first=True, bidirectional=True)
+        self.out = nn.Linear(8 * hidden, num_labels)
+
+    @staticmethod
+    def _encode(lstm, emb, ids, mask):
+        "Mean of the BiLSTM states over real tokens; packed, so the backward direction starts at the last real token, not at padding."
+        from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+        lengths = mask.sum(1).clamp(min=1).cpu()
+        out, _ = lstm(pack_padded_sequence(emb(ids), lengths, batch_first=True, enforce_sorted=False))
+        h, _ = pad_packed_sequence(out, batch_first=True, total_length=ids.shape[1])
+        return h.sum(1) / lengths.to(h.device, h.dtype).unsqueeze(-1)
+
+    def forward(self, p_input_ids, p_attention_mask, h_input_ids, h_attention_mask, labels=None, **_):
+        u = self._encode(self.lstm_p, self.emb, p_input_ids, p_attention_mask)
+        v = self._encode(self.lstm_h, self.emb, h_input_ids, h_attention_mask)
+        logits = self.out(torch.cat([u, v, u * v, u - v], -1))
+        loss = nn.functional.cross_entropy(logits, labels) if labels is not None else None
+        return SequenceClassifierOutput(loss=loss, logits=logits)
+
+def embedded_bilstm(num_labels: int = 4, hidden: int = 300, seed: int = 0) -> BiLSTMPair:
+    "A BiLSTMPair whose embeddings start from the embedded MiniLM's input embeddings."
+    from nlicompendium.models import load_pair_classifier, load_tokenizer
+    torch.manual_seed(seed)
+    enc = load_pair_classifier("embedded", 2, seed=seed)
+    return BiLSTMPair(enc.get_input_embeddings().weight, num_labels, hidden, load_tokenizer("embedded").pad_token_id)
+
+# %% ../nbs/03_models.ipynb #a13b6e10
+def window_logits(model, # a *ForSequenceClassification model
+                  tokenizer, # its (fast) tokenizer
+                  premises: Sequence[str], hypotheses: Sequence[str],
+                  max_length: int = 128, # tokens per window, hypothesis and special tokens included
+                  stride: int = 32, # premise tokens shared by consecutive windows
+                  batch_size: int = 32, # windows per forward pass
+                  agg: str = "mean", # 'mean' or 'max' of the window logits
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    "Logits per pair over windows that cover the whole premise, and the number of windows per pair."
+    import torch
+    if agg not in ("mean", "max"): raise ValueError(f"agg must be 'mean' or 'max', got {agg!r}")
+    if len(premises) != len(hypotheses) or not len(premises): raise ValueError(f"need pairs: {len(premises)} premises, {len(hypotheses)} hypotheses")
+    enc = tokenizer(list(premises), list(hypotheses), truncation="only_first", max_length=max_length, stride=stride, return_overflowing_tokens=True)
+    owner = np.asarray(enc["overflow_to_sample_mapping"])
+    feats = [{k: enc[k][i] for k in enc.keys() if k != "overflow_to_sample_mapping"} for i in range(len(owner))]
+    was, dev, out = model.training, next(model.parameters()).device, []
+    model.eval()
+    try:
+        with torch.inference_mode():
+            for i in range(0, len(feats), batch_size):
+                out.append(model(**tokenizer.pad(feats[i:i + batch_size], return_tensors="pt").to(dev)).logits.float().cpu().numpy())
+    finally: model.train(was)
+    lg, reduce = np.concatenate(out), (np.mean if agg == "mean" else np.max)
+    return np.stack([reduce(lg[owner == k], axis=0) for k in range(len(premises))]), np.bincount(owner, minlength=len(premises))
+
+# %% ../nbs/03_models.ipynb #40dee0c1
+class ScalarMixProbe(nn.Module):
+    "softmax(w)-weighted sum of k layers' [CLS] vectors, times a scale, into an MLP classifier."
+    def __init__(self, k: int, hidden: int, num_classes: int, mlp_hidden: int = 256, dropout: float = 0.1):
+        super().__init__()
+        self.w, self.gamma = nn.Parameter(torch.zeros(k)), nn.Parameter(torch.ones(()))
+        self.mlp = nn.Sequential(nn.Dropout(dropout), nn.Linear(hidden, mlp_hidden), nn.Tanh(), nn.Linear(mlp_hidden, num_classes))
+    def weights(self) -> np.ndarray: return torch.softmax(self.w.detach(), 0).cpu().numpy()
+    def forward(self, layers: torch.Tensor) -> torch.Tensor:  # (batch, k, hidden)
+        mix = (torch.softmax(self.w, 0)[None, :, None] * layers).sum(1)
+        return self.mlp(self.gamma * mix)
+
+
+# %% ../nbs/03_models.ipynb #6c379820
+def train_probe(X: np.ndarray, # (N, k, hidden) layer vectors
+                y: Sequence[int], # feature label ids
+                num_classes: int, epochs: int = 300, lr: float = 1e-3, seed: int = 0,
+               ) -> ScalarMixProbe:
+    "Full-batch Adam training of a scalar-mix probe on precomputed layers."
+    torch.manual_seed(seed)
+    X, y = torch.as_tensor(X, dtype=torch.float32), torch.as_tensor(np.asarray(y), dtype=torch.long)
+    probe = ScalarMixProbe(X.shape[1], X.shape[2], num_classes); opt = torch.optim.Adam(probe.parameters(), lr=lr)
+    probe.train()
+    for _ in range(epochs):
+        opt.zero_grad(); nn.functional.cross_entropy(probe(X), y).backward(); opt.step()
+    return probe.eval()
+

@@ -10,14 +10,13 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 import torch
-from torch import nn
-from transformers.modeling_outputs import SequenceClassifierOutput
+
 
 # %% auto #0
 __all__ = ['DOMAINS', 'PLM_HUB', 'LLM_HUB', 'PAPER_TABLE3', 'PAPER_TABLE4', 'PAPER_TABLE5_OVERALL', 'PAPER_TABLE7',
-           'PAPER_TABLE7_SIGNIFICANT', 'PAPER_TABLE13', 'OPTIONS3', 'NUMBERED', 'TEMPLATES', 'UNPARSED', 'BiLSTMPair',
-           'embedded_bilstm', 'gold_answer', 'build_messages', 'render', 'extract_answer', 'generate_answers',
-           'token_distribution', 'cosine', 'vocabulary_similarity']
+           'PAPER_TABLE7_SIGNIFICANT', 'PAPER_TABLE13', 'OPTIONS3', 'NUMBERED', 'TEMPLATES', 'UNPARSED', 'gold_answer',
+           'build_messages', 'render', 'extract_answer', 'generate_answers', 'token_distribution', 'cosine',
+           'vocabulary_similarity']
 
 # %% ../nbs/14_mscinli.ipynb #659086a5
 DOMAINS = ["Hardware", "Networks", "Software & its Engineering", "Security & Privacy", "NeurIPS"]
@@ -37,41 +36,6 @@ PAPER_TABLE7_SIGNIFICANT = {"33% easy": True, "33% hard": True, "33% ambiguous":
 PAPER_TABLE13 = pd.DataFrame([[1, .94, .95, .93, .70, .76], [.94, 1, .95, .96, .63, .69], [.95, .95, 1, .97, .63, .71],
                               [.93, .96, .97, 1, .61, .68], [.70, .63, .63, .61, 1, .81], [.76, .69, .71, .68, .81, 1]],
                              index=["HW", "NW", "SWE", "Sec", "NIPS", "ACL"], columns=["HW", "NW", "SWE", "Sec", "NIPS", "ACL"])
-
-# %% ../nbs/14_mscinli.ipynb #102042a2
-class BiLSTMPair(nn.Module):
-    "Williams et al. (2018)-style BiLSTM pair classifier (MSciNLI Appendix B): [u; v; u * v; u - v] of mean-pooled BiLSTM states."
-    def __init__(self, embeddings: torch.Tensor, # (vocab, dim) initial token embeddings (trained)
-                 num_labels: int = 4, hidden: int = 300, pad_id: int = 0):
-        super().__init__()
-        self.num_labels = num_labels
-        self.emb = nn.Embedding.from_pretrained(embeddings.detach().clone().float(), freeze=False, padding_idx=pad_id)
-        self.lstm_p = nn.LSTM(embeddings.shape[1], hidden, batch_first=True, bidirectional=True)  # one BiLSTM per sentence
-        self.lstm_h = nn.LSTM(embeddings.shape[1], hidden, batch_first=True, bidirectional=True)
-        self.out = nn.Linear(8 * hidden, num_labels)
-
-    @staticmethod
-    def _encode(lstm, emb, ids, mask):
-        "Mean of the BiLSTM states over real tokens; packed, so the backward direction starts at the last real token, not at padding."
-        from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
-        lengths = mask.sum(1).clamp(min=1).cpu()
-        out, _ = lstm(pack_padded_sequence(emb(ids), lengths, batch_first=True, enforce_sorted=False))
-        h, _ = pad_packed_sequence(out, batch_first=True, total_length=ids.shape[1])
-        return h.sum(1) / lengths.to(h.device, h.dtype).unsqueeze(-1)
-
-    def forward(self, p_input_ids, p_attention_mask, h_input_ids, h_attention_mask, labels=None, **_):
-        u = self._encode(self.lstm_p, self.emb, p_input_ids, p_attention_mask)
-        v = self._encode(self.lstm_h, self.emb, h_input_ids, h_attention_mask)
-        logits = self.out(torch.cat([u, v, u * v, u - v], -1))
-        loss = nn.functional.cross_entropy(logits, labels) if labels is not None else None
-        return SequenceClassifierOutput(loss=loss, logits=logits)
-
-def embedded_bilstm(num_labels: int = 4, hidden: int = 300, seed: int = 0) -> BiLSTMPair:
-    "A BiLSTMPair whose embeddings start from the embedded MiniLM's input embeddings."
-    from nlicompendium.models import load_pair_classifier, load_tokenizer
-    torch.manual_seed(seed)
-    enc = load_pair_classifier("embedded", 2, seed=seed)
-    return BiLSTMPair(enc.get_input_embeddings().weight, num_labels, hidden, load_tokenizer("embedded").pad_token_id)
 
 # %% ../nbs/14_mscinli.ipynb #80dcd17b
 OPTIONS3 = {"entailment": "a. Sentence1 generalizes, specifies or has an equivalent meaning with Sentence2.",

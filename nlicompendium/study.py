@@ -12,10 +12,11 @@ import numpy as np
 import pandas as pd
 
 from fastcore.basics import patch
-from .core import Profile, Results, resolve_profile, param_list, project_root, code_fingerprint, notebook_fingerprint
+from .core import Profile, Results, resolve_profile, run_sizes, param_list, project_root, code_fingerprint, notebook_fingerprint
 from .models import paper_model
 from . import executors
 from .executors import EXECUTORS, open_executor
+from .seeds import seed_units, merge_seeds
 
 # %% auto #0
 __all__ = ['DEVIATION_COLUMNS', 'Study', 'study_setup']
@@ -60,7 +61,7 @@ def study_setup(name: str, # the run's name; outputs go to runs/<name>-<profile>
                   seed=seed_list, data=data, name=name)
     code = {"library": code_fingerprint(), **({"notebook": notebook_fingerprint(project_root() / "nbs" / notebook)} if notebook else {})}
     fan = {"executor": executor, "executor_address": executor_address, "workers": None if workers is None else int(workers)}
-    res.manifest["code"], res.manifest["executor"] = code, fan; res._save()  # where the units ran: not a parameter, it changes no number
+    res.entry("code", code); res.entry("executor", fan)  # where the units ran: not a parameter, it changes no number
     return Study(name, prof, model_name, seed_list, out, res, code, fan)
 
 # %% ../nbs/07_study.ipynb #737f2c74
@@ -75,10 +76,20 @@ def cap(self: Study,
     n = self.profile.max_train if kind == "train" else self.profile.max_eval
     return ds if n is None or len(ds) <= n else ds.shuffle(seed=seed).select(range(n))
 
+# %% ../nbs/07_study.ipynb #b9573cd1
+@patch
+def sizes(self: Study,
+          part: str, # the study part, a key of `core.RUN_SIZES` with the study's name (e.g. 'PLMs' in 'mscinli')
+         ) -> dict:
+    "The part's sizes under the run's profile (`core.run_sizes`), recorded in the manifest under `run_sizes`."
+    sz = run_sizes(self.name.split("-")[0], part, self.profile.name)
+    self.res.entry("run_sizes", {**self.res.manifest.get("run_sizes", {}), part: sz})
+    return sz
+
 # %% ../nbs/07_study.ipynb #1efe2690
 @patch
 def run_units(self: Study,
-              units, # key -> a call with no arguments (e.g. from `training.seed_units`)
+              units, # key -> a call with no arguments (e.g. from `seeds.seed_units`)
               desc: str = "units", # progress bar label
              ) -> dict:
     "Run independent units on the study's executor; results in the order of `units`."
@@ -89,12 +100,11 @@ def run_units(self: Study,
 # %% ../nbs/07_study.ipynb #779ae1bd
 @patch
 def run_seeds(self: Study,
-              jobs, # key -> keyword arguments of `training.seed_units` (train, dev, test, cfg, seeds, batches, model, keep_model, cache, params)
+              jobs, # key -> keyword arguments of `seeds.seed_units` (train, dev, test, cfg, seeds, batches, model, keep_model, cache, params)
               select: str = "best", # per key: 'best' dev seed (the first of equals) or 'mean' over seeds
               desc: str = "units", # progress bar label
              ) -> dict:
-    "Every job's seeds as units on the study's executor; returns key -> `training.SeedRuns`, in the order of `jobs`."
-    from nlicompendium.training import seed_units, merge_seeds
+    "Every job's seeds as units on the study's executor; returns key -> `seeds.SeedRuns`, in the order of `jobs`."
     units = {}
     for k, kw in jobs.items():
         kw = {**kw, **({"code": self.code} if kw.get("cache") is not None and "code" not in kw else {})}

@@ -5,7 +5,7 @@
 # %% ../nbs/04a_training.ipynb #01fe33b4
 from __future__ import annotations
 import os, sys, time
-from dataclasses import dataclass, asdict, field, replace
+from dataclasses import dataclass, asdict
 from typing import Sequence
 
 import numpy as np
@@ -14,14 +14,14 @@ import torch
 from torch import nn
 
 from fastcore.basics import patch
-from .core import seed_everything, get_device, bf16_supported, in_test, data_fingerprint
+from .core import seed_everything, get_device, bf16_supported, in_test
 from .models import load_tokenizer, load_pair_classifier, encode_pairs
 from .dynamics import Dynamics, from_logits, drawn_epochs
+from .stats import classification_report
 
 # %% auto #0
 __all__ = ['TrainConfig', 'default_lr', 'Encoded', 'encode_split', 'length_grouped_batches', 'batch_plan', 'PairCollator',
-           'predict', 'classification_report', 'TrainResult', 'device_choices', 'fit', 'evaluate', 'SeedRuns',
-           'SeedRun', 'seed_run', 'seed_units', 'merge_seeds', 'run_seeds']
+           'predict', 'TrainResult', 'device_choices', 'fit', 'predict_logits', 'evaluate']
 
 # %% ../nbs/04a_training.ipynb #336cf062
 @dataclass
@@ -187,21 +187,6 @@ def predict(model: nn.Module, # a pair classifier
         out[idx] = lg
     model.train(was_training)
     return out
-
-# %% ../nbs/04a_training.ipynb #0945c0be
-def classification_report(y_true: Sequence[int], # gold label ids
-                          y_pred: Sequence[int], # predicted label ids
-                          label_names: Sequence[str], # class names in id order
-                         ) -> tuple[dict, pd.DataFrame]:
-    "Accuracy, micro and macro F1, and a per-class precision/recall/F1/support table (scikit-learn)."
-    from sklearn.metrics import accuracy_score, f1_score, precision_recall_fscore_support
-    labels = list(range(len(label_names)))
-    p, r, f, s = precision_recall_fscore_support(y_true, y_pred, labels=labels, zero_division=0)
-    table = pd.DataFrame({"precision": p, "recall": r, "f1": f, "support": s}, index=pd.Index(label_names, name="class"))
-    summary = {"accuracy": accuracy_score(y_true, y_pred),
-               "micro_f1": f1_score(y_true, y_pred, labels=labels, average="micro", zero_division=0),
-               "macro_f1": f1_score(y_true, y_pred, labels=labels, average="macro", zero_division=0)}
-    return summary, table
 
 # %% ../nbs/04a_training.ipynb #767423a7
 @dataclass
@@ -398,6 +383,17 @@ def dynamics(self: _Loop, E: int) -> Dynamics:
     if not self.cfg.keep_logits: dyn.logits = None
     return dyn
 
+# %% ../nbs/04a_training.ipynb #61dff4fb
+def predict_logits(model: nn.Module, # a trained pair classifier (or `models.PairHead`)
+                   split, # a Dataset or `Encoded` split
+                   cfg: TrainConfig, # encoding, max_length, eval_batch_size, bf16 (None: where the device has it)
+                  ) -> np.ndarray:
+    "Logits (N, C) of `model` on a split, in its order, on the model's device with the config's bf16 choice."
+    enc = split if isinstance(split, Encoded) else encode_split(split, load_tokenizer(cfg.model), cfg, "eval")
+    device = next(model.parameters()).device
+    bf16 = bf16_supported(device) if cfg.bf16 is None else cfg.bf16
+    return predict(model, enc, PairCollator(load_tokenizer(cfg.model)), cfg.eval_batch_size, device, bf16)
+
 # %% ../nbs/04a_training.ipynb #ecbd235f
 def evaluate(model: nn.Module, # a trained pair classifier
              ds, # a Dataset or `Encoded` split
@@ -405,138 +401,6 @@ def evaluate(model: nn.Module, # a trained pair classifier
             ) -> tuple[np.ndarray, dict, pd.DataFrame]:
     "Logits, summary metrics and the per-class table of `model` on a split."
     enc = ds if isinstance(ds, Encoded) else encode_split(ds, load_tokenizer(cfg.model), cfg, "eval")
-    device = next(model.parameters()).device
-    bf16 = bf16_supported(device) if cfg.bf16 is None else cfg.bf16
-    lg = predict(model, enc, PairCollator(load_tokenizer(cfg.model)), cfg.eval_batch_size, device, bf16)
+    lg = predict_logits(model, enc, cfg)
     summary, table = classification_report(enc.labels, lg.argmax(1), enc.label_names)
     return lg, summary, table
-
-# %% ../nbs/04a_training.ipynb #9a91f19e
-@dataclass
-class SeedRuns:
-    "Results of one configuration over several seeds."
-    metrics: pd.DataFrame  # one row per seed: best dev score, test accuracy, micro and macro F1, wall time
-    predictions: pd.DataFrame  # one row per (seed, test example): id, gold, pred, and class probabilities
-    per_class: dict  # seed -> per-class precision/recall/F1 table on test
-    dynamics: dict  # seed -> Dynamics
-    select: str  # 'best' or 'mean'
-    selected: int | None  # the seed kept by 'best'
-    model: nn.Module | None  # the selected model ('best' only)
-    records: dict = field(default_factory=dict)  # seed -> cache record of its unit (what computed it, cached or not), where cached
-
-    def summary(self) -> pd.Series:
-        "The selected seed's test scores ('best'), or mean and std over seeds ('mean')."
-        cols = ["test_accuracy", "test_micro_f1", "test_macro_f1"]
-        if self.select == "best": return self.metrics.set_index("seed").loc[self.selected, cols]
-        return pd.concat({"mean": self.metrics[cols].mean(), "std": self.metrics[cols].std(ddof=1)}, axis=0)
-
-# %% ../nbs/04a_training.ipynb #a296fb7c
-@dataclass
-class SeedRun:
-    "One seed's training and test evaluation: the unit that `run_seeds` runs per seed."
-    seed: int  # the seed
-    row: dict  # seed, best dev score, test scores, steps taken, fit seconds
-    predictions: pd.DataFrame  # one row per test example: seed, id, gold, pred, class probabilities
-    per_class: pd.DataFrame  # per-class precision/recall/F1 on test
-    dynamics: Dynamics | None  # training dynamics (None when not recorded)
-    model: nn.Module | None = None  # the trained model, if kept (on CPU when it was trained in another process)
-    record: dict | None = None  # the cache record (`executors.cached_call`): what computed it, and whether it came from the cache
-
-def seed_run(tr: Encoded, dv: Encoded | None, te: Encoded, # encoded splits
-             cfg: TrainConfig, # the configuration; its seed is replaced by `seed`
-             seed: int, # the seed
-             batches=None, # batch source, or a function seed -> batch source
-             model=None, # None: a fresh `cfg.model` classifier; or a function seed -> model
-             keep_model: bool = True, # return the trained model (on CPU if this is not the process that `home` names)
-             home: int | None = None, # pid of the process that will use the model; another process moves it to CPU
-            ) -> SeedRun:
-    "Train one seed and evaluate it on test."
-    c = replace(cfg, seed=int(seed))
-    r = fit(tr, dv, c, batches(seed) if callable(batches) else batches, model=model(int(seed)) if model is not None else None)
-    lg, summ, table = evaluate(r.model, te, c)
-    prob = torch.softmax(torch.from_numpy(lg), -1).numpy()
-    preds = pd.DataFrame({"seed": seed, "id": te.ids, "gold": te.labels, "pred": lg.argmax(1),
-                          **{f"prob_{n}": prob[:, i] for i, n in enumerate(te.label_names)}})
-    row = {"seed": seed, f"dev_{cfg.metric}": r.best.get("value", np.nan), **{f"test_{k}": v for k, v in summ.items()},
-           "steps": r.steps, "seconds": r.seconds}
-    m = r.model if keep_model else None
-    if m is not None and home is not None and home != os.getpid(): m = m.cpu()  # a CUDA tensor would not unpickle where there is no GPU
-    return SeedRun(int(seed), row, preds, table, r.dynamics, m)
-
-# %% ../nbs/04a_training.ipynb #39b51cee
-def _encoded(train, dev, test, cfg):
-    tok = load_tokenizer(cfg.model)
-    return tuple(x if x is None or isinstance(x, Encoded) else encode_split(x, tok, cfg, n)
-                 for x, n in ((train, "train"), (dev, "dev"), (test, "test")))
-
-def seed_units(train, dev, test, # Dataset or Encoded splits, encoded once here
-               cfg: TrainConfig, # the configuration; its seed is replaced by each of `seeds`
-               seeds: Sequence[int] = (0, 1, 2), # seeds to run
-               batches=None, # batch source, or a function seed -> batch source
-               model=None, # None: a fresh `cfg.model` classifier per seed; or a function seed -> model
-               keep_model: bool = True, # each unit returns its trained model
-               cache=None, # folder: each seed's SeedRun is kept there (`executors.cached_call`); None: not cached
-               params: dict | None = None, # with `cache`: what else determines the result (batches, model); cfg, seed and splits are added
-               code: dict | None = None, # with `cache`: fingerprints of the code (`Study.code`)
-              ) -> dict:
-    "One call per seed (seed -> a call with no arguments returning a `SeedRun`), for `executors.run_units`."
-    import functools
-    splits = {n: _fingerprint(x) for n, x in (("train", train), ("dev", dev), ("test", test))} if cache is not None else None
-    tr, dv, te = _encoded(train, dev, test, cfg)
-    units = {}
-    for sd in seeds:
-        call = functools.partial(seed_run, tr, dv, te, cfg, int(sd), batches, model, keep_model, os.getpid())
-        if cache is not None:
-            key = {**(params or {}), "config": asdict(cfg), "splits": splits, "seed": int(sd), "keep_model": keep_model}
-            call = functools.partial(_cached_seed, cache, key, call, code)
-        units[int(sd)] = call
-    return units
-
-def _fingerprint(x):
-    "A split's part of a cache key: a Dataset's content, or an Encoded's ids and labels (its features follow from the text and the config)."
-    import hashlib, json
-    if x is None: return None
-    if isinstance(x, Encoded): return hashlib.sha256(json.dumps([list(map(str, x.ids)), list(map(int, x.labels))]).encode()).hexdigest()[:16]
-    return data_fingerprint(x)[:16]
-
-def _cached_seed(cache, params, call, code):
-    from nlicompendium.executors import cached_call
-    run, record = cached_call(cache, params, call, code)
-    return replace(run, record=record)
-
-def merge_seeds(runs: Sequence[SeedRun], # the seeds' runs, in the order the seeds were given
-                select: str = "best", # 'best': keep the best dev seed (the first of equals); 'mean': aggregate over seeds
-               ) -> SeedRuns:
-    "Combine one configuration's seeds; select by dev or aggregate."
-    if select not in ("best", "mean"): raise ValueError(f"select must be 'best' or 'mean', got {select!r}")
-    best = (None, -np.inf, None)
-    for r in runs:
-        dev_score = next(v for k, v in r.row.items() if k.startswith("dev_"))
-        if select == "best" and dev_score > best[1]: best = (r.seed, dev_score, r.model)
-    return SeedRuns(pd.DataFrame([r.row for r in runs]), pd.concat([r.predictions for r in runs], ignore_index=True),
-                    {r.seed: r.per_class for r in runs}, {r.seed: r.dynamics for r in runs}, select, best[0], best[2],
-                    {r.seed: r.record for r in runs if r.record is not None})
-
-def run_seeds(train, dev, test, # Dataset or Encoded splits (dev drives early stopping and selection)
-              cfg: TrainConfig, # the configuration; its seed is replaced by each of `seeds`
-              seeds: Sequence[int] = (0, 1, 2), # seeds to run
-              select: str = "best", # 'best': keep the best dev seed; 'mean': aggregate over seeds
-              batches=None, # batch source, or a function seed -> batch source
-              model=None, # None: a fresh `cfg.model` classifier per seed; or a function seed -> model (e.g. a BiLSTM)
-              executor=None, # a concurrent.futures.Executor (`executors.open_executor`) for the seeds; None: one after another here
-              **cache_kw, # cache, params, code: see `seed_units`
-             ) -> SeedRuns:
-    "Train one model per seed; keep per-seed test predictions; select by dev or aggregate."
-    from nlicompendium.executors import run_units
-    if select not in ("best", "mean"): raise ValueError(f"select must be 'best' or 'mean', got {select!r}")
-    if select == "best" and dev is None: raise ValueError("select='best' needs a dev split")
-    units = seed_units(train, dev, test, cfg, seeds, batches, model, select == "best", **cache_kw)
-    if executor is not None: return merge_seeds(list(run_units(executor, units, desc="seeds").values()), select)
-    runs, best, dev_key = [], None, f"dev_{cfg.metric}"
-    for call in units.values():  # here: only the best model so far stays in memory, as before units existed
-        r = call(); runs.append(r)
-        if best is None or r.row[dev_key] > best.row[dev_key]:  # strictly better: the first of equals stays, as in the merge
-            if best is not None: best.model = None
-            best = r
-        else: r.model = None
-    return merge_seeds(runs, select)

@@ -4,7 +4,7 @@ import numpy as np, torch, datasets
 from transformers import AutoConfig, AutoModelForSequenceClassification, DataCollatorWithPadding, Trainer, TrainingArguments
 from nlicompendium.models import embedded_path, load_tokenizer, TINY_CONFIG
 from nlicompendium.datamap import DataMapCallback, use_plan
-from nlicompendium.curriculum import random_sampler
+from nlicompendium.samplers import random_sampler
 
 out, strategy = sys.argv[1], sys.argv[2]  # strategy: "random", "group_by_length" or "plan" (a curriculum BatchPlan)
 tok = load_tokenizer("embedded")

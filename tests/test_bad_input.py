@@ -2,7 +2,8 @@
 import json
 import shutil
 import pytest
-from nlicompendium.data import load, NLIDataError, DataFileNotFound
+from nlicompendium.data import load
+from nlicompendium.contract import NLIDataError, DataFileNotFound
 
 
 def ronli_dir(tmp_path, records, name="test.json"):

@@ -34,7 +34,7 @@ def browse(exe, tmp_path, url, *args):
 
 
 def test_pages_exist(site):
-    for page in ("index.html", "citation.html", "api/data.html", "api/core.html", "api/datastats.html", "nbs/10_datasets.html", "nbs/01_data.html"):
+    for page in ("index.html", "citation.html", "api/data.html", "api/core.html", "api/datastats.html", "nbs/10_datasets.html", "nbs/01_contract.html", "nbs/01a_data.html"):
         assert (site / page).is_file(), page
     api = (site / "api" / "data.html").read_text()
     assert "load_cb" in api and "NLIDataError" in api

@@ -64,3 +64,46 @@ def test_no_undefined_names(root):
     "Names a notebook imported only in a test cell are undefined in the exported module: ruff's pyflakes rules catch them."
     r = subprocess.run([str(Path(sys.executable).parent / "ruff"), "check", "nlicompendium"], cwd=root, capture_output=True, text=True)  # pyproject.toml's rules
     assert r.returncode == 0, r.stdout
+
+
+def _notebook_order(nb: str) -> tuple:
+    "00a_executors -> (0, 'a'): the order nbdev notebooks are read in."
+    import re
+    m = re.match(r"(\d+)([a-z]?)_", nb)
+    return (int(m.group(1)), m.group(2)) if m else (999, "")
+
+
+def upward_imports(pkg: Path) -> list[str]:
+    "Every import, at module top or inside a function, of a module exported from a higher-numbered notebook."
+    import ast, re
+    home = {}
+    for p in pkg.glob("*.py"):
+        m = re.search(r"File to edit: \.\./nbs/(\w+)\.ipynb", p.read_text())
+        if m: home[p.stem] = m.group(1)
+    found = []
+    for mod, nb in sorted(home.items()):
+        for node in ast.walk(ast.parse((pkg / f"{mod}.py").read_text())):
+            names = []
+            if isinstance(node, ast.ImportFrom):
+                if node.level == 1: names = [node.module] if node.module else [a.name for a in node.names]
+                elif (node.module or "").startswith(pkg.name + "."): names = [node.module.split(".")[1]]
+                elif node.module == pkg.name: names = [a.name for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name.split(".")[1] for a in node.names if a.name.startswith(pkg.name + ".")]
+            for other in names:
+                if other in home and other != mod and _notebook_order(home[other]) > _notebook_order(nb):
+                    found.append(f"{mod} ({home[mod]}) imports {other} ({home[other]}) at line {node.lineno}")
+    return found
+
+
+def test_no_upward_imports(root):
+    "Layering: no library module imports one that a higher-numbered notebook exports."
+    assert upward_imports(root / "nlicompendium") == []
+
+
+def test_upward_import_is_caught(root, tmp_path):
+    "The layering check fails on an upward import, lazy or not (a copy of the package with one added)."
+    import shutil
+    pkg = tmp_path / "nlicompendium"; shutil.copytree(root / "nlicompendium", pkg)
+    core = pkg / "core.py"; core.write_text(core.read_text() + "\ndef _f():\n    from nlicompendium.study import Study\n")
+    assert [u.split(" at ")[0] for u in upward_imports(pkg)] == ["core (00_core) imports study (07_study)"]
