@@ -14,7 +14,8 @@ import pandas as pd
 import datasets
 from datasets import ClassLabel, Dataset, DatasetDict, Features, Value
 
-from .core import cache_dir, data_root, sha256_file, atomic_write, NLIDataError  # re-exported: contract.NLIDataError
+# re-exported: contract.NLIDataError
+from .core import cache_dir, data_root, sha256_file, atomic_write, NLIDataError
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +81,8 @@ def read_json_records(path: str | Path, # a JSON array of objects, or JSON Lines
     if text.lstrip().startswith("["):
         try: recs = json.loads(text)
         except json.JSONDecodeError as e:
-            raise NLIDataError(path, f"invalid or truncated JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+            raise NLIDataError(path,
+                               f"invalid or truncated JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
     else:
         recs = []
         for i, line in enumerate(text.splitlines(), 1):
@@ -103,7 +105,8 @@ def read_table(path: str | Path, # CSV or TSV file with a header row
     except pd.errors.EmptyDataError: raise NLIDataError(path, "file is empty") from None
     except pd.errors.ParserError as e:
         m = re.search(r"line (\d+)", str(e))
-        raise NLIDataError(path, f"cannot parse with delimiter {sep!r}: {e}", row=int(m.group(1)) - 1 if m else None) from None
+        raise NLIDataError(path, f"cannot parse with delimiter {sep!r}: {e}",
+                           row=int(m.group(1)) - 1 if m else None) from None
     missing = [c for c in required if c not in df.columns]
     if missing:
         hint = ""
@@ -125,14 +128,16 @@ def map_labels(values: pd.Series, # raw label values (strings or ints)
     "ClassLabel ids for raw label values (case-insensitive); `NLIDataError` naming the first unknown one."
     lmap = {**{n: n for n in label_names}, **(label_map or {})}
     keyed = {str(k).strip().lower(): v for k, v in lmap.items()}
-    names = values.map(lambda v: None if v is None or (isinstance(v, float) and np.isnan(v)) else keyed.get(str(v).strip().lower()))
+    missing = lambda v: v is None or (isinstance(v, float) and np.isnan(v))
+    names = values.map(lambda v: None if missing(v) else keyed.get(str(v).strip().lower()))
     bad = names.isna() & ~(allow_missing & values.isin([None, -1, "-1", ""]))
     if bad.any():
         i = int(np.flatnonzero(bad.to_numpy())[0])
         v = values.iloc[i]; v = v.item() if isinstance(v, np.generic) else v  # numpy scalars print as plain values
         where = f" (id {ids[i]!r})" if ids is not None else ""
         raise NLIDataError(
-            path, f"unknown label {v!r}{where}; expected one of {sorted(map(str, lmap))}", row=(rows[i] if rows is not None else i + 1)
+            path, f"unknown label {v!r}{where}; expected one of {sorted(map(str, lmap))}",
+                           row=(rows[i] if rows is not None else i + 1)
         )
     return [label_names.index(n) if isinstance(n, str) else -1 for n in names]
 
@@ -172,6 +177,7 @@ def to_dataset(df: pd.DataFrame, # validated rows
     return Dataset.from_pandas(df[cols].astype({"id": str}).reset_index(drop=True),
                                features=Features({c: feats[c] for c in cols}), preserve_index=False)
 
+# %% ../nbs/01_contract.ipynb #e6071209
 @dataclass
 class LoadReport:
     "What a loader read, kept, excluded and noticed."
@@ -196,6 +202,7 @@ def finish_load(splits: Mapping[str, Dataset], report: LoadReport) -> DatasetDic
     log.info("%r", report)
     return dsd
 
+# %% ../nbs/01_contract.ipynb #751db455
 def optional_file(dataset, name, data_dir, report):
     "Resolve a file that may be unavailable (a large training split): None plus a note when it is."
     try: return resolve_file(dataset, name, data_dir)
@@ -208,11 +215,13 @@ def toy_pairs(n: int = 40, # pairs
               seed: int = 0, # the random seed
               names=("yes", "no"), # class names, in id order
              ) -> Dataset:
-    "A toy NLI split whose hypothesis starts with a cue word for the label: a task any model can learn, for tests and examples."
+    "A toy NLI split whose hypothesis starts with a cue word for the label: a task any model can learn, for tests."
     rng = np.random.default_rng(seed); words = "the a cat dog sat ran on mat park big small red".split()
     prem = [" ".join(rng.choice(words, rng.integers(3, 12))) for _ in range(n)]
     lab = rng.integers(0, len(names), n)
     hyp = [("yes " if y == 0 else "no ") + p.split()[0] for p, y in zip(prem, lab)]  # a learnable cue
-    feats = Features({"id": Value("string"), "premise": Value("string"), "hypothesis": Value("string"), "label": ClassLabel(names=list(names))})
-    return Dataset.from_dict({"id": [f"t{i}" for i in range(n)], "premise": prem, "hypothesis": hyp, "label": lab.tolist()}, features=feats)
+    feats = Features({"id": Value("string"), "premise": Value("string"), "hypothesis": Value("string"),
+                      "label": ClassLabel(names=list(names))})
+    return Dataset.from_dict({"id": [f"t{i}" for i in range(n)], "premise": prem, "hypothesis": hyp,
+                              "label": lab.tolist()}, features=feats)
 

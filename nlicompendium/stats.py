@@ -26,7 +26,8 @@ def classification_report(y_true: Sequence[int], # gold label ids
     from sklearn.metrics import accuracy_score, f1_score, precision_recall_fscore_support
     labels = list(range(len(label_names)))
     p, r, f, s = precision_recall_fscore_support(y_true, y_pred, labels=labels, zero_division=0)
-    table = pd.DataFrame({"precision": p, "recall": r, "f1": f, "support": s}, index=pd.Index(label_names, name="class"))
+    table = pd.DataFrame({"precision": p, "recall": r, "f1": f, "support": s},
+                         index=pd.Index(label_names, name="class"))
     summary = {"accuracy": accuracy_score(y_true, y_pred),
                "micro_f1": f1_score(y_true, y_pred, labels=labels, average="micro", zero_division=0),
                "macro_f1": f1_score(y_true, y_pred, labels=labels, average="macro", zero_division=0)}
@@ -53,7 +54,7 @@ def _binary(x, name: str, ndim: int) -> np.ndarray:
 # %% ../nbs/02a_stats.ipynb #328d642e
 def cochrans_q(correct, # (examples, systems) 0/1 correctness, e.g. a DataFrame with one column per system
               ) -> StatResult:
-    "Cochran's Q that k systems have the same accuracy (statsmodels); for k = 2 it is McNemar's chi-square without continuity correction."
+    "Cochran's Q that k systems have the same accuracy (statsmodels); for k = 2, McNemar's chi-square, uncorrected."
     a = _binary(correct, "correct", 2)
     if a.shape[1] < 2: raise ValueError("Cochran's Q needs at least two systems (columns)")
     disc = a.min(1) != a.max(1)
@@ -61,7 +62,8 @@ def cochrans_q(correct, # (examples, systems) 0/1 correctness, e.g. a DataFrame 
     from statsmodels.stats.contingency_tables import cochrans_q as _q
     r = _q(a, return_object=True)
     return StatResult(
-        float(r.statistic), float(r.pvalue), len(a), "Cochran's Q", f"df = {a.shape[1] - 1}; {int(disc.sum())} examples where the systems disagree"
+        float(r.statistic), float(r.pvalue), len(a), "Cochran's Q",
+                      f"df = {a.shape[1] - 1}; {int(disc.sum())} examples where the systems disagree"
     )
 
 # %% ../nbs/02a_stats.ipynb #77448c7d
@@ -75,7 +77,8 @@ def mcnemar(a_correct: Sequence[int], # system A's per-example correctness (0/1)
     if a.shape != b.shape: raise ValueError(f"a_correct and b_correct differ in length: {len(a)} and {len(b)}")
     n10, n01 = int(((a == 1) & (b == 0)).sum()), int(((a == 0) & (b == 1)).sum())
     exact = (n10 + n01) < 25 if exact is None else exact
-    method = "McNemar exact (binomial)" if exact else f"McNemar chi-square{' (continuity corrected)' if correction else ''}"
+    corrected = " (continuity corrected)" if correction else ""
+    method = "McNemar exact (binomial)" if exact else f"McNemar chi-square{corrected}"
     note = f"A right and B wrong: {n10}; A wrong and B right: {n01}"
     if n10 + n01 == 0: return StatResult(0.0, 1.0, len(a), method, "no discordant pairs: p = 1")
     from statsmodels.stats.contingency_tables import mcnemar as _m
@@ -101,11 +104,14 @@ def paired_t(a: Sequence[float], # scores of system A, one per seed (or fold)
     if np.ptp(d) == 0:
         if d[0] == 0: return StatResult(0.0, 1.0, len(a), "paired t-test", "identical scores: t = 0, p = 1")
         return StatResult(
-            float(np.sign(d[0]) * np.inf), 0.0, len(a), "paired t-test", "the same non-zero difference on every pair: zero variance, t infinite"
+            float(np.sign(d[0]) * np.inf), 0.0, len(a), "paired t-test",
+                          "the same non-zero difference on every pair: zero variance, t infinite"
         )
     r = sps.ttest_rel(a, b)
-    return StatResult(float(r.statistic), float(r.pvalue), len(a), "paired t-test", f"df = {len(a) - 1}; mean difference {d.mean():.4g}")
+    return StatResult(float(r.statistic), float(r.pvalue), len(a), "paired t-test",
+                      f"df = {len(a) - 1}; mean difference {d.mean():.4g}")
 
+# %% ../nbs/02a_stats.ipynb #0b73f8c7
 def mann_whitney(a: Sequence[float], # scores of system A (e.g. test macro F1 per seed)
                  b: Sequence[float], # scores of system B
                  alternative: str = "two-sided", # or 'less', 'greater'
@@ -113,9 +119,11 @@ def mann_whitney(a: Sequence[float], # scores of system A (e.g. test macro F1 pe
     "Mann-Whitney U test of system A's scores against B's (scipy); U is A's statistic."
     a, b = _floats(a, "a"), _floats(b, "b")
     if np.ptp(np.concatenate([a, b])) == 0:
-        return StatResult(len(a) * len(b) / 2, 1.0, len(a) + len(b), "Mann-Whitney U", "every score is the same: U = n1 n2 / 2, p = 1")
+        return StatResult(len(a) * len(b) / 2, 1.0, len(a) + len(b), "Mann-Whitney U",
+                          "every score is the same: U = n1 n2 / 2, p = 1")
     r = sps.mannwhitneyu(a, b, alternative=alternative)
-    return StatResult(float(r.statistic), float(r.pvalue), len(a) + len(b), "Mann-Whitney U", f"{alternative}; n1 = {len(a)}, n2 = {len(b)}")
+    return StatResult(float(r.statistic), float(r.pvalue), len(a) + len(b), "Mann-Whitney U",
+                      f"{alternative}; n1 = {len(a)}, n2 = {len(b)}")
 
 # %% ../nbs/02a_stats.ipynb #6d1b6a1c
 def confusion_batch(gold: np.ndarray, # (n,) gold label ids
@@ -129,6 +137,7 @@ def confusion_batch(gold: np.ndarray, # (n,) gold label ids
     codes = (np.arange(len(p))[:, None] * num_classes + g) * num_classes + p
     return np.bincount(codes.ravel(), minlength=len(p) * num_classes ** 2).reshape(len(p), num_classes, num_classes)
 
+# %% ../nbs/02a_stats.ipynb #a9d161db
 def metric_from_confusion(cm: np.ndarray, # (m, C, C) confusion matrices
                           metric: str = "macro_f1", # accuracy, micro_f1 or macro_f1
                          ) -> np.ndarray:
@@ -155,6 +164,7 @@ class BootstrapResult:
     seed: int
     def to_dict(self) -> dict: return asdict(self)
 
+# %% ../nbs/02a_stats.ipynb #acebb84e
 def paired_bootstrap(gold: Sequence[int], # gold label ids
                      pred_a: Sequence[int], # system A's predicted ids
                      pred_b: Sequence[int], # system B's
@@ -166,25 +176,30 @@ def paired_bootstrap(gold: Sequence[int], # gold label ids
     "Paired bootstrap over examples of the difference in `metric` between two systems."
     g, a, b = (np.asarray(x, dtype=np.int64) for x in (gold, pred_a, pred_b))
     if not (g.shape == a.shape == b.shape) or g.ndim != 1 or len(g) == 0:
-        raise ValueError(f"gold, pred_a and pred_b must be 1-D and of one non-zero length, got {g.shape}, {a.shape}, {b.shape}")
-    if min(g.min(), a.min(), b.min()) < 0: raise ValueError("label ids must be non-negative (unlabelled examples, -1, must be removed first)")
+        raise ValueError(f"gold, pred_a and pred_b must be 1-D and of one non-zero length, got {g.shape}, {a.shape}, "
+                         f"{b.shape}")
+    if min(g.min(), a.min(),
+           b.min()) < 0: raise ValueError("label ids must be non-negative (unlabelled examples, -1, must be removed "
+                                          "first)")
     C = num_classes or int(max(g.max(), a.max(), b.max())) + 1
     full = metric_from_confusion(confusion_batch(g, np.stack([a, b]), C), metric)
     rng, diffs = np.random.default_rng(seed), []
     for s in range(0, n_resamples, chunk):
         idx = rng.integers(0, len(g), (min(chunk, n_resamples - s), len(g)))
-        ma = metric_from_confusion(confusion_batch(g, a, C, idx), metric); mb = metric_from_confusion(confusion_batch(g, b, C, idx), metric)
+        ma = metric_from_confusion(confusion_batch(g, a, C, idx),
+                                   metric); mb = metric_from_confusion(confusion_batch(g, b, C, idx), metric)
         diffs.append(ma - mb)
     d = np.concatenate(diffs); lo, hi = np.quantile(d, [(1 - level) / 2, (1 + level) / 2])
     p = min(1.0, 2 * min((d <= 0).mean(), (d >= 0).mean()))
-    return BootstrapResult(metric, float(full[0]), float(full[1]), float(full[0] - full[1]), float(lo), float(hi), float(p), level, n_resamples, seed)
+    return BootstrapResult(metric, float(full[0]), float(full[1]), float(full[0] - full[1]), float(lo), float(hi),
+                           float(p), level, n_resamples, seed)
 
 # %% ../nbs/02a_stats.ipynb #80099218
 def permutation_test(gold: Sequence[int], pred_a: Sequence[int], pred_b: Sequence[int],
                      metric: str = "accuracy", # accuracy, micro_f1 or macro_f1
                      num_classes: int | None = None, n_resamples: int = 10_000, seed: int = 0,
                     ) -> StatResult:
-    "Paired approximate randomisation test (scipy): swap the two systems' predictions on random examples; two-sided p of the metric difference."
+    "Paired approximate randomisation test (scipy): swap the systems' predictions at random; two-sided p."
     g, a, b = (np.asarray(x, dtype=np.int64) for x in (gold, pred_a, pred_b))
     if not (g.shape == a.shape == b.shape) or g.ndim != 1 or len(g) == 0:
         raise ValueError("gold, pred_a and pred_b must be 1-D and of one non-zero length")
@@ -194,10 +209,13 @@ def permutation_test(gold: Sequence[int], pred_a: Sequence[int], pred_b: Sequenc
             confusion_batch(g, y.reshape(-1, len(g)), C), metric
         )
     obs = float(stat(a, b)[0])
-    if (a == b).all(): return StatResult(0.0, 1.0, len(g), f"paired permutation test ({metric})", "identical predictions: p = 1")
-    r = sps.permutation_test((a, b), lambda x, y, axis: stat(x, y).reshape(x.shape[:-1]), permutation_type="samples", vectorized=True,
+    if (a == b).all(): return StatResult(0.0, 1.0, len(g), f"paired permutation test ({metric})",
+                                         "identical predictions: p = 1")
+    r = sps.permutation_test((a, b), lambda x, y, axis: stat(x, y).reshape(x.shape[:-1]), permutation_type="samples",
+                             vectorized=True,
                              n_resamples=n_resamples, alternative="two-sided", random_state=seed)
-    return StatResult(obs, float(r.pvalue), len(g), f"paired permutation test ({metric})", f"{n_resamples} resamples, seed {seed}")
+    return StatResult(obs, float(r.pvalue), len(g), f"paired permutation test ({metric})",
+                      f"{n_resamples} resamples, seed {seed}")
 
 # %% ../nbs/02a_stats.ipynb #b29c0b36
 def bootstrap_ci(*samples, # paired arrays of one length (e.g. automatic and manual labels)
@@ -207,11 +225,13 @@ def bootstrap_ci(*samples, # paired arrays of one length (e.g. automatic and man
                 ) -> tuple[float, float, float]:
     "The statistic on the full sample and its paired bootstrap interval (scipy.stats.bootstrap): (estimate, low, high)."
     arrs = [np.asarray(s) for s in samples]
-    if len({len(a) for a in arrs}) != 1 or len(arrs[0]) == 0: raise ValueError("samples must be non-empty and of one length")
+    if len({len(a) for a in arrs}) != 1 or len(arrs[0]) == 0: raise ValueError("samples must be non-empty and of one "
+                                                                               "length")
     est = float(statistic(*arrs))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # degenerate (constant) bootstrap distributions
-        ci = sps.bootstrap(tuple(arrs), statistic, paired=True, vectorized=False, n_resamples=n_resamples, confidence_level=level,
+        ci = sps.bootstrap(tuple(arrs), statistic, paired=True, vectorized=False, n_resamples=n_resamples,
+                           confidence_level=level,
                            method=method, random_state=seed).confidence_interval
     lo, hi = float(ci.low), float(ci.high)
     if np.isnan(lo) or np.isnan(hi): lo = hi = est  # every resample gave the same value
@@ -222,7 +242,7 @@ def cohen_kappa(a: Sequence, # rater A's labels (e.g. automatic)
                 b: Sequence, # rater B's labels (e.g. manual)
                 labels: Sequence | None = None, # the label set; None: those seen
                ) -> float:
-    "Cohen's kappa (scikit-learn); NaN when chance agreement is 1 (both raters used one and the same label), where kappa is undefined."
+    "Cohen's kappa (scikit-learn); NaN where undefined (chance agreement 1: both raters used one label)."
     from sklearn.metrics import cohen_kappa_score
     a, b = np.asarray(a), np.asarray(b)
     if a.shape != b.shape or a.ndim != 1 or len(a) == 0:
@@ -233,7 +253,7 @@ def cohen_kappa(a: Sequence, # rater A's labels (e.g. automatic)
 # %% ../nbs/02a_stats.ipynb #3d728332
 def agreement_by_group(a: Sequence, # rater A's labels (e.g. automatic)
                        b: Sequence, # rater B's labels (e.g. manual)
-                       groups: Mapping[str, Sequence[bool]], # group name -> boolean mask over the items (groups may overlap)
+                       groups: Mapping[str, Sequence[bool]], # group name -> boolean mask over the items (may overlap)
                        labels: Sequence | None = None, # the label set for kappa; None: those seen
                        n_resamples: int = 2000, seed: int = 0,
                       ) -> pd.DataFrame:
@@ -243,15 +263,18 @@ def agreement_by_group(a: Sequence, # rater A's labels (e.g. automatic)
     for g, mask in groups.items():
         m = np.asarray(mask, dtype=bool)
         if m.shape != a.shape: raise ValueError(f"group {g!r}: mask of shape {m.shape}, labels of shape {a.shape}")
-        if not m.any(): rows[g] = {"items": 0, "kappa": np.nan, "kappa low": np.nan, "kappa high": np.nan, "agreement": np.nan}; continue
-        k, lo, hi = bootstrap_ci(a[m], b[m], statistic=lambda x, y: cohen_kappa(x, y, labels), n_resamples=n_resamples, seed=seed)
-        rows[g] = {"items": int(m.sum()), "kappa": k, "kappa low": lo, "kappa high": hi, "agreement": float((a[m] == b[m]).mean())}
+        if not m.any(): rows[g] = {"items": 0, "kappa": np.nan, "kappa low": np.nan, "kappa high": np.nan,
+                                   "agreement": np.nan}; continue
+        k, lo, hi = bootstrap_ci(a[m], b[m], statistic=lambda x, y: cohen_kappa(x, y, labels), n_resamples=n_resamples,
+                                 seed=seed)
+        rows[g] = {"items": int(m.sum()), "kappa": k, "kappa low": lo, "kappa high": hi,
+                   "agreement": float((a[m] == b[m]).mean())}
     return pd.DataFrame(rows).T.astype({"items": int})
 
 # %% ../nbs/02a_stats.ipynb #deae25c3
 def fleiss_kappa(ratings, # (items, raters) category labels, any hashable values
                 ) -> float:
-    "Fleiss' kappa of items rated by the same number of raters (statsmodels); NaN when every rating is the same category."
+    "Fleiss' kappa of items rated by the same number of raters (statsmodels); NaN when every rating is one category."
     from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa as _fk
     r = np.asarray(ratings)
     if r.ndim != 2 or r.shape[0] == 0 or r.shape[1] < 2:
@@ -261,15 +284,17 @@ def fleiss_kappa(ratings, # (items, raters) category labels, any hashable values
     if table.shape[1] < 2: return float("nan")
     return float(_fk(table, method="fleiss"))
 
-def fleiss_per_category(*annotators: pd.DataFrame, # one (items, categories) 0/1 frame per annotator, same items and columns
+# %% ../nbs/02a_stats.ipynb #953c279c
+def fleiss_per_category(*annotators: pd.DataFrame, # per annotator, one (items, categories) 0/1 frame, all alike
                        ) -> pd.Series:
-    "Fleiss' kappa of each category's binary annotations (TaxiNLI Fig. 2), and their mean over categories where it is defined."
+    "Fleiss' kappa of each category's binary annotations (TaxiNLI Fig. 2), and their mean where it is defined."
     if len(annotators) < 2: raise ValueError("need at least two annotators")
     cols = list(annotators[0].columns)
     for i, f in enumerate(annotators[1:], 2):
         if list(f.columns) != cols or len(f) != len(annotators[0]):
             raise ValueError(f"annotator {i}'s frame differs in shape or columns from annotator 1's")
-    ks = pd.Series({c: fleiss_kappa(np.column_stack([f[c].to_numpy() for f in annotators])) for c in cols}, name="fleiss_kappa")
+    ks = pd.Series({c: fleiss_kappa(np.column_stack([f[c].to_numpy() for f in annotators])) for c in cols},
+                   name="fleiss_kappa")
     return pd.concat([ks, pd.Series({"mean": ks.mean()})])
 
 # %% ../nbs/02a_stats.ipynb #9a3d2963
@@ -279,11 +304,15 @@ def set_iou(a, # annotator A: (items, categories) 0/1 frame or array, or a list 
            ) -> float:
     "Mean over items of ``|A ∩ B| / |A ∪ B|`` of two annotators' category sets (TaxiNLI §3.1.1)."
     def sets(x):
-        if isinstance(x, (list, tuple)) and (not x or isinstance(x[0], (set, frozenset, list, tuple))): return [set(s) for s in x]
+        if isinstance(x,
+                      (list, tuple)) and (not x or isinstance(x[0],
+                                                              (set, frozenset, list,
+                                                               tuple))): return [set(s) for s in x]
         m = np.asarray(x.to_numpy() if hasattr(x, "to_numpy") else x)
         return [set(np.flatnonzero(r).tolist()) for r in m]
     A, B = sets(a), sets(b)
-    if len(A) != len(B) or not A: raise ValueError(f"a and b must describe one non-zero number of items, got {len(A)} and {len(B)}")
+    if len(A) != len(B) or not A: raise ValueError(f"a and b must describe one non-zero number of items, got {len(A)} "
+                                                   f"and {len(B)}")
     vals = [len(x & y) / len(x | y) if x | y else empty for x, y in zip(A, B)]
     vals = [v for v in vals if v is not None]
     return float(np.mean(vals)) if vals else float("nan")
@@ -293,12 +322,13 @@ def ngrams(tokens: Sequence[str], n: int) -> list[str]:
     "The n-grams of a token list, joined by spaces."
     return [" ".join(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
 
+# %% ../nbs/02a_stats.ipynb #661bd2a4
 def pmi(docs: Sequence[Sequence[str]], # tokenised texts
         labels: Sequence, # one class per text
         n: int = 1, # n-gram order
         smoothing: float = 1.0, # added to every (n-gram, class) count
        ) -> pd.DataFrame:
-    "PMI (natural log) of every n-gram with every class, from smoothed occurrence counts: a (n-grams, classes) frame, plus a `count` column."
+    "PMI (natural log) of every n-gram with every class from smoothed counts, plus a `count` column."
     import collections
     if len(docs) != len(labels): raise ValueError(f"{len(docs)} texts but {len(labels)} labels")
     counts = collections.defaultdict(collections.Counter)
@@ -310,6 +340,7 @@ def pmi(docs: Sequence[Sequence[str]], # tokenised texts
     out = np.log(sm.to_numpy() * T / np.outer(sm.sum(1).to_numpy(), sm.sum(0).to_numpy()))
     return pd.DataFrame(out, index=raw.index, columns=classes).assign(count=raw.sum(1))
 
+# %% ../nbs/02a_stats.ipynb #60ae35a1
 def top_pmi(table: pd.DataFrame, # from `pmi`
             k: int = 5, # n-grams per class
            ) -> pd.DataFrame:
@@ -317,7 +348,8 @@ def top_pmi(table: pd.DataFrame, # from `pmi`
     rows = []
     for c in [c for c in table.columns if c != "count"]:
         t = table.assign(_ng=table.index).sort_values([c, "count", "_ng"], ascending=[False, False, True]).head(k)
-        rows += [{"class": c, "rank": i + 1, "ngram": ng, "pmi": v, "count": int(n)} for i, (ng, v, n) in enumerate(zip(t.index, t[c], t["count"]))]
+        rows += [{"class": c, "rank": i + 1, "ngram": ng, "pmi": v, "count": int(n)} for i,
+                 (ng, v, n) in enumerate(zip(t.index, t[c], t["count"]))]
     return pd.DataFrame(rows)
 
 # %% ../nbs/02a_stats.ipynb #ffedfc27
@@ -338,20 +370,23 @@ def lda_coefficients(X: pd.DataFrame, # (examples, features): category indicator
     lda = LinearDiscriminantAnalysis(solver="lsqr").fit(Xd.to_numpy(), y)
     return pd.Series(lda.coef_[0], index=Xd.columns).reindex(list(pd.DataFrame(X).columns))
 
+# %% ../nbs/02a_stats.ipynb #312bb47d
 def stars(p: float) -> str:
     "Significance stars as in TaxiNLI's figures: ``***`` p < 0.001, ``**`` p < 0.01, ``*`` p < 0.05."
     return "" if not np.isfinite(p) else "***" if p < 0.001 else "**" if p < 0.01 else "*" if p < 0.05 else ""
 
+# %% ../nbs/02a_stats.ipynb #b05f3dba
 def logistic_regression(X: pd.DataFrame, # (examples, features)
                         y: Sequence[int], # 1 where the system was right
                        ) -> pd.DataFrame:
-    "Maximum-likelihood logistic regression (statsmodels) with intercept: coefficient, standard error, z, p and stars per feature."
+    "Maximum-likelihood logistic regression (statsmodels) with intercept: coefficient, se, z, p and stars per feature."
     import statsmodels.api as sm
     Xd, y, const = _design(X, y)
     with warnings.catch_warnings():
         warnings.simplefilter("error", category=sm.tools.sm_exceptions.PerfectSeparationWarning)
         try: fit = sm.Logit(y, sm.add_constant(Xd, has_constant="add")).fit(disp=0, maxiter=200)
-        except (sm.tools.sm_exceptions.PerfectSeparationWarning, sm.tools.sm_exceptions.PerfectSeparationError, np.linalg.LinAlgError) as e:
+        except (sm.tools.sm_exceptions.PerfectSeparationWarning, sm.tools.sm_exceptions.PerfectSeparationError,
+                np.linalg.LinAlgError) as e:
             raise ValueError(
                 f"logistic regression cannot be fitted ({type(e).__name__}: {e}); "
                 "a feature separates right from wrong perfectly, or features are collinear"
@@ -368,7 +403,7 @@ def bayes_correct_given_category(correct: Sequence[int], # 1 where the system wa
                                  prior: tuple[float, float] = (1.0, 1.0), # Beta(a, b) prior on P(correct)
                                  level: float = 0.95, # credible interval
                                 ) -> pd.DataFrame:
-    "Posterior mean and equal-tailed credible interval of P(correct = 1 | category = 1) per category, with n, k and the raw rate."
+    "Posterior mean and equal-tailed interval of P(correct | category) per category, with n, k and the raw rate."
     y = _binary(correct, "correct", 1); C = pd.DataFrame(categories)
     if len(C) != len(y): raise ValueError(f"categories has {len(C)} rows but correct has {len(y)}")
     a0, b0 = map(float, prior)

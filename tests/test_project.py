@@ -107,3 +107,10 @@ def test_upward_import_is_caught(root, tmp_path):
     pkg = tmp_path / "nlicompendium"; shutil.copytree(root / "nlicompendium", pkg)
     core = pkg / "core.py"; core.write_text(core.read_text() + "\ndef _f():\n    from nlicompendium.study import Study\n")
     assert [u.split(" at ")[0] for u in upward_imports(pkg)] == ["core (00_core) imports study (07_study)"]
+
+
+def test_lines_within_120(root):
+    "Every line of the package is at most 120 columns, except the first line of nbdev's generated `__all__` (see pyproject.toml)."
+    long = [f"{p.name}:{i}" for p in sorted((root / "nlicompendium").glob("*.py")) if p.name != "_modidx.py"
+            for i, line in enumerate(p.read_text().splitlines(), 1) if len(line) > 120 and not line.startswith("__all__ = ")]
+    assert long == [], long
