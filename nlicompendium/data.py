@@ -22,10 +22,10 @@ log = logging.getLogger(__name__)
 # %% auto #0
 __all__ = ['log', 'RONLI_LABELS', 'SCINLI_LABELS', 'MSCINLI_DOMAIN_TRAIN', 'MSCINLI_HUB', 'MSCINLI_DOMAINS', 'MNLI_LABELS',
            'TAXINLI_CATEGORIES', 'TAXINLI_NEUTRAL_FEATURES', 'TAXINLI_SYSTEMS', 'CB_LABELS', 'CB_PAPER_SPLIT',
-           'CODEMIXED_LABELS', 'HINGLID_TAGS', 'DATASETS', 'load_ronli', 'id_split', 'pair_key', 'drop_test_pairs',
-           'load_ronli_distant', 'downsample_balanced', 'load_scinli', 'load_mscinli', 'write_mscinli_sample',
-           'drop_duplicate_pairs', 'load_taxinli', 'cb_recast_label', 'stratified_split', 'load_cb', 'parse_turns',
-           'load_codemixed', 'write_gluecos_nli_sample', 'load_hinglid', 'load']
+           'CODEMIXED_LABELS', 'GLUECOS_HEADERS', 'HINGLID_TAGS', 'DATASETS', 'load_ronli', 'id_split', 'pair_key',
+           'drop_test_pairs', 'load_ronli_distant', 'downsample_balanced', 'load_scinli', 'load_mscinli',
+           'write_mscinli_sample', 'drop_duplicate_pairs', 'load_taxinli', 'cb_recast_label', 'stratified_split',
+           'load_cb', 'parse_turns', 'load_codemixed', 'write_gluecos_nli_sample', 'load_hinglid', 'load']
 
 # %% ../nbs/01a_data.ipynb #a2db9973
 RONLI_LABELS = ["contrastive", "entailment", "reasoning", "neutral"]
@@ -414,22 +414,20 @@ def parse_turns(flat: str, # GLUECoS premise: 'A : hi ## B : hello ## '
     return turns
 
 # %% ../nbs/01a_data.ipynb #a0b99736
+GLUECOS_HEADERS = {"train": ["Premise", "Hypothesis", "Label"],  # the first lines preprocess_nli_en_hi.py writes
+                   "test": ["en", "Label", "", "", "", "", "Premise", "Hypothesis"]}
+
 def _codemixed_frame(path, rep, test=False):
     raw = path.read_text(encoding="utf-8").splitlines()
-    rows = []
-    for i, line in enumerate(raw, 1):
+    head = GLUECOS_HEADERS["test" if test else "train"]
+    if raw and raw[0].split("\t")[:len(head)] == head: raw = raw[1:]  # GLUECoS's header line: not a pair
+    rows, need = [], "the XNLI test layout (>= 8 tab-separated fields)" if test else "3 tab-separated fields"
+    for i, line in enumerate(raw, 1):  # i: the data row, header not counted
         if not line.strip(): continue
         f = line.split("\t")
-        if test:
-            if len(f) < 8: raise NLIDataError(path,
-                                              f"expected the XNLI test layout (>= 8 tab-separated fields), found "
-                                              f"{len(f)}", row=i)
-            prem, hyp, lab = f[6], f[7], -1
-        else:
-            if len(f) != 3: raise NLIDataError(path,
-                                               f"expected 3 tab-separated fields (premise, hypothesis, label), found "
-                                               f"{len(f)}", row=i)
-            prem, hyp, lab = f
+        if (len(f) < 8) if test else (len(f) != 3):
+            raise NLIDataError(path, f"expected {need} (premise, hypothesis, label), found {len(f)}", row=i)
+        prem, hyp, lab = (f[6], f[7], -1) if test else f
         turns = parse_turns(prem)
         rows.append({"id": f"{path.stem}-{i}", "premise": "\n".join(f"{t['speaker']}: {t['utterance']}" for t in turns),
                      "hypothesis": hyp.strip(), "label": lab, "turns": turns, "row": i})
@@ -461,17 +459,19 @@ _SAMPLE_LINES = [("RAHUL", "aaj movie dekhne chalein {j}?"), ("PRIYA", "nahi yaa
 def write_gluecos_nli_sample(out_dir: str | Path, # folder to create `codemixed/` in
                              n: int = 6, # training pairs: two per conversation (entailed, then contradictory)
                             ) -> Path:
-    "Write GLUECoS-style NLI_EN_HI train and test files with project-made pairs; returns the data folder."
+    "Write NLI_EN_HI train and test files as GLUECoS writes them (headers too), with project-made pairs."
     d = Path(out_dir) / "codemixed"
     def conv(j):  # conversation j has 2 + 3 (j % 12) turns: from 11 to about 190 tokens, all three length categories
         return "".join(f"{s} : {u.format(j=j)} ## " for s,
                        u in (_SAMPLE_LINES[t % len(_SAMPLE_LINES)] for t in range(2 + 3 * (j % 12))))
     with atomic_write(d / "XNLI-MT-1.0" / "multinli" / "multinli.train.en.tsv") as f:
+        f.write("\t".join(GLUECOS_HEADERS["train"]) + "\n")  # as preprocess_nli_en_hi.py writes it
         for k in range(n):
             j = k // 2
             hyp = f"PRIYA ka exam kal hai {j}" if k % 2 == 0 else f"PRIYA ka exam nahi hai {j}"
             f.write(f"{conv(j)}\t{hyp}\t{'entailment' if k % 2 == 0 else 'contradictory'}\n")
     with atomic_write(d / "XNLI-1.0" / "xnli.test.tsv") as f:
+        f.write("en\tLabel" + "\t" * 5 + "Premise\tHypothesis" + "\t" * 9 + "Premise\tHypothesis\n")
         for k in range(2):
             f.write(
                 "en\tentailment\t\t\t\t\t"

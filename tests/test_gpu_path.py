@@ -51,3 +51,26 @@ def test_several_gpu_processes_ask_accelerate_for_gpus(fake_cuda):
     fake_cuda.setattr(torch.cuda, "is_available", lambda: False)
     training._distributed()
     assert seen == [False, True]
+
+
+def test_sentencepiece_checkpoint_tokenizer_loads(tmp_path):
+    """mDeBERTa-v3 (RoNLI's zero-shot and frozen multilingual rows) ships only a SentencePiece `spm.model`.
+
+    With sentencepiece and protobuf pinned it loads; without them transformers 5 asks for `tiktoken` instead.
+    The stand-in is a unigram SentencePiece model trained here, in a folder laid out as the checkpoint's.
+    """
+    import json, shutil
+    import sentencepiece as spm
+    from transformers import AutoTokenizer
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("\n".join(["the cat sat on the mat", "aaj movie dekhne chalein", "nahi yaar kal exam hai"] * 50))
+    spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(tmp_path / "spm"), vocab_size=30, model_type="unigram",
+                                   hard_vocab_limit=False, pad_id=0, bos_id=1, eos_id=2, unk_id=3, pad_piece="[PAD]",
+                                   bos_piece="[CLS]", eos_piece="[SEP]", unk_piece="[UNK]", minloglevel=2)
+    folder = tmp_path / "mdeberta-standin"; folder.mkdir()
+    shutil.copy(tmp_path / "spm.model", folder / "spm.model")
+    (folder / "config.json").write_text(json.dumps({"model_type": "deberta-v2"}))
+    tok = AutoTokenizer.from_pretrained(folder)
+    assert type(tok).__name__.startswith("DebertaV2Tokenizer")
+    pieces = tok.convert_ids_to_tokens(tok("the cat")["input_ids"])
+    assert pieces[0] == "[CLS]" and pieces[-1] == "[SEP]" and len(pieces) > 2
