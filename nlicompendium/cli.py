@@ -128,8 +128,8 @@ def reproduce(jobs: list[str] | None = None, # job names (default: all of `regis
                                                                          f"in-process (no executor parameter)")
         params |= {k: v for k, v in fan.items() if k in declared and v is not None and executor != "inprocess"}
         if not force and stamp.is_file() and json.loads(stamp.read_text()).get("key") == key:
-            rows.append({"job": job, "status": "unchanged", "seconds": 0.0,
-                         "output": str(runs / job)}); print(f"{job}: unchanged, skipped")
+            rows.append({"job": job, "status": "unchanged", "seconds": 0.0, "output": str(runs / job)})
+            print(f"{job}: unchanged, skipped")
         else:
             print(f"{job}: running {nb_name} with {params}"); t = time.perf_counter()
             pm.execute_notebook(str(nb), str(runs / f"{job}.ipynb"), parameters=params, cwd=str(root / "nbs"),

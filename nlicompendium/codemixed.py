@@ -126,8 +126,8 @@ def load_lid(path: str | Path, # a file written by `save_lid`
         if missing: raise ValueError(f"{path}: not a language identifier written by save_lid (missing "
                                      f"{sorted(missing)})")
         params = json.loads(str(z["params"])); params["ngram_range"] = tuple(params["ngram_range"])
-        vec = TfidfVectorizer(vocabulary={w: i for i, w in enumerate(z["vocab"].tolist())},
-                              **params); vec.idf_ = z["idf"]
+        vec = TfidfVectorizer(vocabulary={w: i for i, w in enumerate(z["vocab"].tolist())}, **params)
+        vec.idf_ = z["idf"]
         clf = LogisticRegression(); clf.coef_, clf.intercept_, clf.classes_ = z["coef"], z["intercept"], z["classes"]
     return make_pipeline(vec, clf)
 

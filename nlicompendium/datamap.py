@@ -108,8 +108,8 @@ def _post(self: DataMapCallback, module, args, kwargs, output):
     logits = output.logits if hasattr(output, "logits") else output[0]
     # the batch's place in the run: accelerate deals batch i to process i mod W
     tag = self._k * self._world + self._rank
-    self._records.append((self._pending, logits.detach().float().cpu().numpy(),
-                          tag)); self._pending = None; self._k += 1
+    self._records.append((self._pending, logits.detach().float().cpu().numpy(), tag))
+    self._pending = None; self._k += 1
 
 @patch
 def on_train_begin(self: DataMapCallback, args, state, control, model=None, **kw):
@@ -122,8 +122,8 @@ def on_epoch_end(self: DataMapCallback, args, state, control, **kw):
     recs = self._records; self._records = []
     # every process's records, merged by index
     if torch.distributed.is_available() and torch.distributed.is_initialized():
-        allr = [None] * torch.distributed.get_world_size(); torch.distributed.all_gather_object(allr,
-            recs); recs = [r for rs in allr for r in rs]
+        allr = [None] * torch.distributed.get_world_size()
+        torch.distributed.all_gather_object(allr, recs); recs = [r for rs in allr for r in rs]
     if not recs: return
     if self.mode == "drawn": self._drawn += sorted(recs, key=lambda r: r[2]); return  # windows are cut in `dynamics`
     lg, count = _merge([r[:2] for r in recs], self.n, recs[0][1].shape[1])
@@ -248,8 +248,8 @@ def run_datamap(argv=None) -> pd.DataFrame:
                                                                                        help="an id column (default: "
                                                                                        "row numbers)")
     p.add_argument("--model", default="embedded", help="model alias, hub id or folder (default: the embedded MiniLM)")
-    p.add_argument("--epochs", type=int, default=5); p.add_argument("--batch-size", type=int,
-                                                                    default=32); p.add_argument("--lr", type=float)
+    p.add_argument("--epochs", type=int, default=5); p.add_argument("--batch-size", type=int, default=32)
+    p.add_argument("--lr", type=float)
     p.add_argument("--max-length", type=int, default=128); p.add_argument("--seed", type=int, default=0)
     p.add_argument("--dynamics",
                    help="use these dynamics instead of training: our .npz, or a folder of allenai's "

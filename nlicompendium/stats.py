@@ -186,8 +186,8 @@ def paired_bootstrap(gold: Sequence[int], # gold label ids
     rng, diffs = np.random.default_rng(seed), []
     for s in range(0, n_resamples, chunk):
         idx = rng.integers(0, len(g), (min(chunk, n_resamples - s), len(g)))
-        ma = metric_from_confusion(confusion_batch(g, a, C, idx),
-                                   metric); mb = metric_from_confusion(confusion_batch(g, b, C, idx), metric)
+        ma = metric_from_confusion(confusion_batch(g, a, C, idx), metric)
+        mb = metric_from_confusion(confusion_batch(g, b, C, idx), metric)
         diffs.append(ma - mb)
     d = np.concatenate(diffs); lo, hi = np.quantile(d, [(1 - level) / 2, (1 + level) / 2])
     p = min(1.0, 2 * min((d <= 0).mean(), (d >= 0).mean()))
@@ -263,8 +263,9 @@ def agreement_by_group(a: Sequence, # rater A's labels (e.g. automatic)
     for g, mask in groups.items():
         m = np.asarray(mask, dtype=bool)
         if m.shape != a.shape: raise ValueError(f"group {g!r}: mask of shape {m.shape}, labels of shape {a.shape}")
-        if not m.any(): rows[g] = {"items": 0, "kappa": np.nan, "kappa low": np.nan, "kappa high": np.nan,
-                                   "agreement": np.nan}; continue
+        if not m.any():
+            rows[g] = {"items": 0, "kappa": np.nan, "kappa low": np.nan, "kappa high": np.nan, "agreement": np.nan}
+            continue
         k, lo, hi = bootstrap_ci(a[m], b[m], statistic=lambda x, y: cohen_kappa(x, y, labels), n_resamples=n_resamples,
                                  seed=seed)
         rows[g] = {"items": int(m.sum()), "kappa": k, "kappa low": lo, "kappa high": hi,
@@ -304,10 +305,8 @@ def set_iou(a, # annotator A: (items, categories) 0/1 frame or array, or a list 
            ) -> float:
     "Mean over items of ``|A ∩ B| / |A ∪ B|`` of two annotators' category sets (TaxiNLI §3.1.1)."
     def sets(x):
-        if isinstance(x,
-                      (list, tuple)) and (not x or isinstance(x[0],
-                                                              (set, frozenset, list,
-                                                               tuple))): return [set(s) for s in x]
+        nested = isinstance(x, (list, tuple)) and (not x or isinstance(x[0], (set, frozenset, list, tuple)))
+        if nested: return [set(s) for s in x]
         m = np.asarray(x.to_numpy() if hasattr(x, "to_numpy") else x)
         return [set(np.flatnonzero(r).tolist()) for r in m]
     A, B = sets(a), sets(b)
