@@ -14,11 +14,11 @@ import pandas as pd
 from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['DATA_ENV', 'CACHE_ENV', 'PROFILES', 'SIZE_FIELDS', 'RUN_SIZES', 'KEY_PACKAGES', 'RESERVED_ENTRIES', 'project_root',
-           'data_root', 'cache_dir', 'NLIDataError', 'Profile', 'in_test', 'resolve_profile', 'run_sizes',
-           'run_sizes_table', 'param_list', 'seed_everything', 'get_device', 'bf16_supported', 'sha256_file',
-           'git_info', 'notebook_fingerprint', 'code_fingerprint', 'package_versions', 'data_fingerprint',
-           'atomic_write', 'Results']
+__all__ = ['DATA_ENV', 'CACHE_ENV', 'PROFILES', 'SIZE_FIELDS', 'RUN_SIZES', 'KEY_PACKAGES', 'ISA_OVERRIDES', 'RESERVED_ENTRIES',
+           'project_root', 'data_root', 'cache_dir', 'NLIDataError', 'Profile', 'in_test', 'resolve_profile',
+           'run_sizes', 'run_sizes_table', 'param_list', 'seed_everything', 'get_device', 'bf16_supported',
+           'sha256_file', 'git_info', 'notebook_fingerprint', 'code_fingerprint', 'package_versions', 'machine_info',
+           'data_fingerprint', 'atomic_write', 'Results']
 
 # %% ../nbs/00_core.ipynb #5c32407c
 DATA_ENV = "NLIC_DATA_DIR"  # environment variable naming a folder that holds the data sets (CI: ../shared/data)
@@ -238,7 +238,7 @@ def code_fingerprint(root: str | Path | None = None, # project root; defaults to
 
 # %% ../nbs/00_core.ipynb #5363349c
 KEY_PACKAGES = ("nlicompendium", "torch", "transformers", "datasets", "accelerate", "numpy", "pandas", "scipy",
-                "statsmodels", "scikit-learn", "seaborn", "matplotlib", "papermill", "nbdev")
+                "statsmodels", "deepsig", "scikit-learn", "seaborn", "matplotlib", "papermill", "nbdev")
 
 def package_versions(names: Iterable[str] = KEY_PACKAGES, # distributions to report
                     ) -> dict:
@@ -248,6 +248,32 @@ def package_versions(names: Iterable[str] = KEY_PACKAGES, # distributions to rep
         try: out[n] = metadata.version(n)
         except metadata.PackageNotFoundError: out[n] = None
     return out
+
+# %% ../nbs/00_core.ipynb #c325c319
+# the kernel choices a user can force (to see an AVX2 machine's code paths on a Xeon)
+ISA_OVERRIDES = ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA", "MKL_ENABLE_INSTRUCTIONS")
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"): return line.split(":", 1)[1].strip()
+    except OSError: pass
+    return platform.processor() or platform.machine()
+
+def machine_info() -> dict:
+    "The machine a number came from: CPU model, torch's CPU kernels, forced ISA limits, GPU, driver, torch and CUDA."
+    import torch
+    gpu = torch.cuda.is_available()
+    driver = None
+    if gpu:
+        with contextlib.suppress(Exception):
+            driver = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                                    capture_output=True, text=True, timeout=10).stdout.strip() or None
+    return {"cpu": _cpu_model(), "cpu_count": os.cpu_count(),
+            "torch_cpu_capability": torch.backends.cpu.get_cpu_capability(), "bf16_fast": bf16_supported("cpu"),
+            "isa_overrides": {k: os.environ[k] for k in ISA_OVERRIDES if k in os.environ},
+            "gpu": torch.cuda.get_device_name(0) if gpu else None, "gpu_driver": driver,
+            "torch": torch.__version__, "cuda": torch.version.cuda}
 
 # %% ../nbs/00_core.ipynb #e9448879
 def data_fingerprint(data, # a DatasetDict, Dataset, DataFrame, or mapping of them
@@ -298,8 +324,8 @@ class Results:
         self.manifest = {
             "run": name or self.out_dir.name, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "params": dict(params or {}), "seed": seed if seed is None or isinstance(seed, int) else list(seed),
-            "git": git_info(), "packages": package_versions(), "data_fingerprint": data_fingerprint(data),
-            "outputs": {},
+            "git": git_info(), "packages": package_versions(), "machine": machine_info(),
+            "data_fingerprint": data_fingerprint(data), "outputs": {},
         }
         self.save()
 
@@ -381,7 +407,8 @@ def add_params(self: Results,
     return self
 
 # %% ../nbs/00_core.ipynb #268e749f
-RESERVED_ENTRIES = ("run", "created", "params", "seed", "git", "packages", "data_fingerprint", "outputs", "values")
+RESERVED_ENTRIES = ("run", "created", "params", "seed", "git", "packages", "machine", "data_fingerprint", "outputs",
+                    "values")
 
 @patch
 def entry(self: Results,

@@ -16,11 +16,11 @@ from .core import seed_everything
 from transformers.modeling_outputs import SequenceClassifierOutput
 
 # %% auto #0
-__all__ = ['HUB_MODELS', 'PAPER_MODELS', 'TINY_CONFIG', 'TRUNCATIONS', 'ENCODINGS', 'POOLINGS', 'embedded_path', 'paper_model',
-           'ModelUnavailable', 'resolve_model', 'ensure_pad_token', 'load_tokenizer', 'load_encoder', 'tokenize_pairs',
-           'encode_pairs', 'SeparatePairClassifier', 'load_pair_classifier', 'hidden_states', 'PairHead', 'hidden_size',
-           'sentence_vectors', 'truncation_report', 'BiLSTMPair', 'embedded_bilstm', 'window_logits', 'ScalarMixProbe',
-           'train_probe']
+__all__ = ['HUB_MODELS', 'PAPER_MODELS', 'TINY_CONFIG', 'MODEL_WORDS', 'TRUNCATIONS', 'ENCODINGS', 'POOLINGS', 'embedded_path',
+           'paper_model', 'model_in_words', 'ModelUnavailable', 'resolve_model', 'ensure_pad_token', 'load_tokenizer',
+           'load_encoder', 'tokenize_pairs', 'encode_pairs', 'SeparatePairClassifier', 'load_pair_classifier',
+           'hidden_states', 'PairHead', 'hidden_size', 'sentence_vectors', 'truncation_report', 'BiLSTMPair',
+           'embedded_bilstm', 'window_logits', 'ScalarMixProbe', 'train_probe']
 
 # %% ../nbs/03_models.ipynb #542daf85
 HUB_MODELS = {  # alias -> Hugging Face hub id of the checkpoints the papers fine-tune
@@ -54,6 +54,23 @@ def paper_model(dataset: str, # registry name of the data set
     if dataset not in PAPER_MODELS: raise KeyError(f"no paper model recorded for {dataset!r}; known: "
                                                    f"{sorted(PAPER_MODELS)}")
     return PAPER_MODELS[dataset]
+
+# %% ../nbs/03_models.ipynb #fccd876f
+MODEL_WORDS = {  # alias -> what it is, in words, for captions and "computed by" cells
+    "embedded": "all-MiniLM-L6-v2 (English sentence-transformer, 22.7M parameters)",
+    "tiny": "a tiny randomly initialised BERT (2 layers, 128 wide; smoke test only, its numbers are not results)",
+    "ro-bert": "Ro-BERT (Romanian BERT-base cased, dumitrescustefan/bert-base-romanian-cased-v1)",
+    "mbert": "mBERT (multilingual BERT-base cased)", "bert-base-cased": "BERT-base cased (English)",
+    "bert-base-uncased": "BERT-base uncased (English)", "roberta-base": "RoBERTa-base (English)",
+    "scibert": "SciBERT (scivocab, uncased)", "xlnet-base": "XLNet-base cased (English)",
+}
+
+def model_in_words(name: str, # model alias, hub id or folder
+                   ) -> str:
+    "What a model is, in words: an alias's description, or the hub id (or folder name) itself."
+    if name in MODEL_WORDS: return MODEL_WORDS[name]
+    alias = {v: k for k, v in HUB_MODELS.items()}.get(name)
+    return MODEL_WORDS[alias] if alias else Path(name).name if os.path.isdir(name) else name
 
 # %% ../nbs/03_models.ipynb #4b1bf803
 class ModelUnavailable(RuntimeError):

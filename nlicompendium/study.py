@@ -15,10 +15,11 @@ from fastcore.basics import patch
 from .core import (Profile, Results, resolve_profile, run_sizes, param_list, project_root,
                                 code_fingerprint,
                                 notebook_fingerprint)
-from .models import paper_model
+from .models import paper_model, model_in_words
 from . import executors
 from .executors import EXECUTORS, open_executor
 from .seeds import seed_units, merge_seeds
+from .claims import ALPHA, Claims, verdict_counts
 
 # %% auto #0
 __all__ = ['DEVIATION_COLUMNS', 'Study', 'study_setup']
@@ -139,4 +140,31 @@ def deviations(self: Study,
     caption = caption or (f"Deviations from the paper in this run: profile {self.profile.name}, model {self.model}, "
                           f"seeds {self.seeds}")
     self.res.table("deviations", df, caption=caption, index=False)
+    return df
+
+# %% ../nbs/07_study.ipynb #2aaffcdc
+@patch
+def ledger(self: Study,
+           paper: str, # the paper, e.g. 'RoNLI (Poesina et al., 2024)'
+           computed_by: str | None = None, # what computed the numbers, in words; None: the run's model and seeds
+          ) -> Claims:
+    "A claims ledger for this run (`claims.Claims`); smoke resamples less, its numbers being no results."
+    small = self.profile.name == "smoke"
+    by = computed_by or f"{model_in_words(self.model)}; profile {self.profile.name}; seeds {self.seeds}"
+    return Claims(paper, by, aso_iterations=100 if small else 1000, n_resamples=200 if small else 2000)
+
+# %% ../nbs/07_study.ipynb #458fd923
+@patch
+def claims(self: Study,
+           ledger: Claims, # the study's ledger, every claim decided
+           caption: str | None = None, # None: the paper, the verdict counts, what computed the numbers
+          ) -> pd.DataFrame:
+    "Write the ledger as `claims.csv` (columns `claims.CLAIM_COLUMNS`) with its verdict counts, and return it."
+    df = ledger.table()
+    if df.empty: raise ValueError("no claims in the ledger: declare the paper's conclusions (untestable ones too)")
+    counts = verdict_counts(df)
+    caption = caption or (f"{ledger.paper}: the paper's conclusions tested here ({counts}; verdicts at alpha = "
+                          f"{ALPHA}). Computed by {ledger.computed_by}")
+    self.res.table("claims", df, caption=caption, index=False)
+    self.res.value("claims_verdicts", counts, alpha=ALPHA)
     return df
