@@ -14,7 +14,8 @@ from .stats import mann_whitney, paired_t, mcnemar, cochrans_q, confusion_batch,
 
 # %% auto #0
 __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'SEED_TESTS', 'EXAMPLE_TESTS', 'UNITS', 'CLAIM_COLUMNS', 'verdict', 'Evidence',
-           'aso_eps', 'over_seeds', 'seed_example_bootstrap', 'over_examples', 'Claim', 'Claims', 'verdict_counts']
+           'aso_eps', 'over_seeds', 'seed_example_bootstrap', 'over_examples', 'Claim', 'Claims', 'verdict_counts',
+           'write_claims']
 
 # %% ../nbs/02b_claims.ipynb #4347f4f6
 ALPHA = 0.05  # the significance level of every verdict
@@ -99,16 +100,32 @@ def _seed_test(a, b, test):
     r = sps.ttest_ind(a, b, equal_var=False)
     return float(r.statistic), float(r.pvalue), "Welch t-test (scipy)"
 
+# %% ../nbs/02b_claims.ipynb #d97878b9
+def _against_number(a, b: float, margin):
+    "One system's per-seed scores against a fixed number (the paper's, or a reference): one-sample t-test and TOST."
+    if len(a) < 2: raise ValueError(f"a test over seeds needs at least 2 seeds, got {len(a)}")
+    if np.ptp(a) == 0: p, stat, lo, hi = float(a[0] == b), np.sign(a[0] - b) * np.inf, a[0] - b, a[0] - b
+    else:
+        r = sps.ttest_1samp(a, b); p, stat = float(r.pvalue), float(r.statistic)
+        lo, hi = (x - b for x in r.confidence_interval(0.95))
+    p_eq = None
+    if margin is not None:
+        from statsmodels.stats.weightstats import ttost_paired
+        p_eq = float(ttost_paired(a, np.full_like(a, b), -margin, margin)[0])
+    return Evidence(f"{len(a)} seeds against a number", "one-sample t-test (scipy)", float(a.mean()), b,
+                    float(a.mean() - b), float(lo), float(hi), p, stat, p_eq)
+
 # %% ../nbs/02b_claims.ipynb #b9815676
 def over_seeds(a: Sequence[float], # A's score per seed
-               b: Sequence[float], # B's score per seed (the same seeds for 'paired-t')
+               b: Sequence[float] | float, # B's score per seed (the same seeds for 'paired-t'), or a fixed number
                test: str = "welch", # one of SEED_TESTS
                margin: float | None = None, # equivalence margin for a no-difference claim (TOST)
                aso_iterations: int = 1000, # deepsig's bootstrap iterations (0: no ASO)
                seed: int = 0,
               ) -> Evidence:
-    "Compare two systems over seeds: difference of means, Welch's 95% interval, the declared test, TOST and ASO."
+    "Two systems over seeds: mean difference, Welch's interval, the declared test, TOST, ASO; or one against a number."
     if test not in SEED_TESTS: raise ValueError(f"test must be one of {SEED_TESTS}, got {test!r}")
+    if np.ndim(b) == 0: return _against_number(np.asarray(a, float), float(b), margin)
     a, b = np.asarray(a, float), np.asarray(b, float)
     if min(len(a), len(b)) < 2: raise ValueError(f"a test over seeds needs at least 2 seeds a side, got {len(a)} and "
                                                  f"{len(b)}")
@@ -217,6 +234,10 @@ def _compared(c: Claim) -> str:
     rel = {"greater": ">", "less": "<", "equal": "=", "holds": "vs"}[c.expect]
     return f"{c.a} {rel} {c.b}" + (f" ({c.metric})" if c.metric else "")
 
+def _no_margin(c: Claim) -> str:
+    return ("no equivalence margin: a non-significant difference is not evidence of no difference"
+            if c.expect == "equal" and c.margin is None else "")
+
 # %% ../nbs/02b_claims.ipynb #e2ecec0d
 class Claims:
     "A study's ledger of claims, each decided by its declared test; `table()` has the columns `CLAIM_COLUMNS`."
@@ -263,19 +284,18 @@ def untestable(self: Claims,
 def seeds(self: Claims,
           c: Claim, # a claim with unit 'seeds'
           a: Sequence[float], # A's score per seed
-          b: Sequence[float], # B's score per seed
+          b: Sequence[float] | float, # B's score per seed, or a fixed number (the paper's, a reference)
           computed_by: str | None = None, # None: the ledger's
          ) -> dict:
     "Decide a claim over seeds with its declared test (`over_seeds`); fewer than 2 seeds a side: not testable here."
     if c.unit != "seeds": raise ValueError(f"claim {c.key!r} has unit {c.unit!r}, not 'seeds'")
-    if min(len(a), len(b)) < 2:
-        return self._add(c, "not testable here", f"{len(a)} and {len(b)} seeds: a test over seeds needs 2 a side",
+    nb_ = 2 if np.ndim(b) == 0 else len(b)
+    if min(len(a), nb_) < 2:
+        return self._add(c, "not testable here", f"{len(a)} and {nb_} seeds: a test over seeds needs 2 a side",
                          None, computed_by)
     ev = over_seeds(a, b, c.test, c.margin if c.expect == "equal" else None, self.aso_iterations, self.seed)
     v = verdict(c.expect, ev.estimate, ev.p, ev.p_equivalent, c.margin)
-    why = "no equivalence margin: a non-significant difference is not evidence of no difference" if (
-        c.expect == "equal" and c.margin is None) else ""
-    return self._add(c, v, why, ev, computed_by)
+    return self._add(c, v, _no_margin(c), ev, computed_by)
 
 # %% ../nbs/02b_claims.ipynb #69a8a047
 @patch
@@ -291,7 +311,8 @@ def examples(self: Claims,
     if c.unit not in ("examples", "seeds and examples"): raise ValueError(f"claim {c.key!r} has unit {c.unit!r}")
     metric = c.metric.lower().replace(" ", "_") if c.test == "bootstrap" else "accuracy"
     ev = over_examples(gold, pred_a, pred_b, metric, c.test, num_classes, self.n_resamples, self.seed)
-    return self._add(c, verdict(c.expect, ev.estimate, ev.p), ev.note, ev, computed_by)
+    why = "; ".join(x for x in (_no_margin(c), ev.note) if x)
+    return self._add(c, verdict(c.expect, ev.estimate, ev.p), why, ev, computed_by)
 
 # %% ../nbs/02b_claims.ipynb #c8c4f41f
 @patch
@@ -313,6 +334,26 @@ def data(self: Claims,
     return self._add(c, "supported" if ok else "contradicted", statistic, None, computed_by, n="the data", test=test,
                      A=a, B=b, **{"estimate (A - B)": a - b})
 
+# %% ../nbs/02b_claims.ipynb #b3f84b64
+@patch
+def statistic(self: Claims,
+              c: Claim, # a claim with unit 'examples' (a regression over examples, say)
+              estimate: float, # the effect, in the paper's direction convention (a coefficient)
+              p: float, # its two-sided p-value
+              low: float = np.nan, high: float = np.nan, # its 95% interval
+              n: str = "", # what it saw, in words
+              test: str = "", # how it was computed, in words
+              p_equivalent: float | None = None, # TOST p-value against the claim's margin (expect 'equal')
+              computed_by: str | None = None,
+             ) -> dict:
+    "Decide a claim from a test computed elsewhere (a regression coefficient and its p-value) by the same rule."
+    if c.unit not in ("examples", "seeds and examples"): raise ValueError(f"claim {c.key!r} has unit {c.unit!r}")
+    if not test: raise ValueError(f"claim {c.key!r}: say which test gave the p-value")
+    ev = Evidence(n, test, np.nan, np.nan, float(estimate), float(low), float(high), float(p),
+                  p_equivalent=p_equivalent)
+    v = verdict(c.expect, ev.estimate, ev.p, p_equivalent if c.margin is not None else None, c.margin)
+    return self._add(c, v, _no_margin(c), ev, computed_by)
+
 # %% ../nbs/02b_claims.ipynb #e587ea7a
 def verdict_counts(table: pd.DataFrame, # a claims table (CLAIM_COLUMNS)
                   ) -> str:
@@ -321,3 +362,20 @@ def verdict_counts(table: pd.DataFrame, # a claims table (CLAIM_COLUMNS)
     bad = set(n.index) - set(VERDICTS)
     if bad: raise ValueError(f"unknown verdicts {sorted(bad)}; the verdicts are {list(VERDICTS)}")
     return ", ".join(f"{n[v]} {v}" for v in VERDICTS if v in n) or "no claims"
+
+# %% ../nbs/02b_claims.ipynb #e7d96f5b
+def write_claims(res, # a `core.Results` (anything with its `table` and `value`)
+                 *ledgers: Claims, # one or more ledgers (a data notebook may cover several papers)
+                 caption: str | None = None, # None: the papers, the verdict counts, what computed the numbers
+                ) -> pd.DataFrame:
+    "Write the ledgers as one `claims.csv` (columns `CLAIM_COLUMNS`) with the verdict counts in the manifest."
+    df = pd.concat([led.table() for led in ledgers], ignore_index=True) if ledgers else pd.DataFrame()
+    if df.empty: raise ValueError("no claims in the ledger: declare the paper's conclusions (untestable ones too)")
+    dup = df.key[df.key.duplicated()].tolist()
+    if dup: raise ValueError(f"claim keys repeat across the ledgers: {dup}")
+    counts = verdict_counts(df)
+    caption = caption or ("; ".join(f"{led.paper}: computed by {led.computed_by}" for led in ledgers)
+                          + f". Verdicts at alpha = {ALPHA}: {counts}")
+    res.table("claims", df, caption=caption, index=False)
+    res.value("claims_verdicts", counts, alpha=ALPHA)
+    return df

@@ -19,7 +19,7 @@ from .models import paper_model, model_in_words
 from . import executors
 from .executors import EXECUTORS, open_executor
 from .seeds import seed_units, merge_seeds
-from .claims import ALPHA, Claims, verdict_counts
+from .claims import ALPHA, Claims, verdict_counts, write_claims
 
 # %% auto #0
 __all__ = ['DEVIATION_COLUMNS', 'Study', 'study_setup']
@@ -158,13 +158,11 @@ def ledger(self: Study,
 def claims(self: Study,
            ledger: Claims, # the study's ledger, every claim decided
            caption: str | None = None, # None: the paper, the verdict counts, what computed the numbers
+           res: Results | None = None, # where to write; None: the study's outputs (another for a sample's results)
           ) -> pd.DataFrame:
     "Write the ledger as `claims.csv` (columns `claims.CLAIM_COLUMNS`) with its verdict counts, and return it."
-    df = ledger.table()
-    if df.empty: raise ValueError("no claims in the ledger: declare the paper's conclusions (untestable ones too)")
-    counts = verdict_counts(df)
-    caption = caption or (f"{ledger.paper}: the paper's conclusions tested here ({counts}; verdicts at alpha = "
-                          f"{ALPHA}). Computed by {ledger.computed_by}")
-    self.res.table("claims", df, caption=caption, index=False)
-    self.res.value("claims_verdicts", counts, alpha=ALPHA)
-    return df
+    caption = caption or (f"{ledger.paper}: the paper's conclusions tested here, profile {self.profile.name} "
+                          f"({verdict_counts(ledger.table()) if ledger.rows else 'no claims'}; "
+                          f"verdicts at alpha = {ALPHA}). "
+                          f"Computed by {ledger.computed_by}")
+    return write_claims(res or self.res, ledger, caption=caption)

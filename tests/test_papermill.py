@@ -27,7 +27,7 @@ def test_curriculum_study_smoke_and_resume(root, real_data, tmp_path, monkeypatc
     run(root, "05_curriculum.ipynb", tmp_path, dataset="ronli", out_dir=str(out_dir), data_dir=str(real_data))
     m = json.loads((out_dir / "manifest.json").read_text())
     assert m["params"]["train_data"] == "ronli-distant/train"
-    assert {"table3_regions", "region_overlaps", "fig1_data_map", "table4_per_class", "table5_overall", "significance_tests", "variant_times",
+    assert {"table3_regions", "region_overlaps", "fig1_data_map", "table4_per_class", "table5_overall", "variant_times",
             "score_by_region", "claims", "deviations", "cartography_metrics"} <= set(m["outputs"])
     # provenance: the code fingerprints, the commit that computed each variant, and no absolute path anywhere in the manifest
     assert set(m["code"]) == {"library", "notebook"} and len(m["variants_computed_at"]) == 12
@@ -42,6 +42,11 @@ def test_curriculum_study_smoke_and_resume(root, real_data, tmp_path, monkeypatc
     assert list(t5.index[~ran]) == ["RoGPT2", "ChatGPT 3.5 Turbo", "Zero-shot multilingual BERT", "Fine-tuned multilingual BERT"]  # offline
     assert t5.loc[~ran, "what computed the row"].str.contains("needs").all() and t5.loc[ran, "micro F1"].between(0, 1).all()
     assert "table12_agreement_by_region" in m["outputs"] and len(m["params"]["baseline_rows"]) == 6
+    from nlicompendium.claims import CLAIM_COLUMNS, VERDICTS
+    cl = pd.read_csv(out_dir / "claims.csv")  # one schema; smoke has one seed, so no claim over seeds is decided
+    assert list(cl.columns) == CLAIM_COLUMNS and set(cl.verdict) <= set(VERDICTS) and len(cl) >= 15
+    assert cl.query("unit == 'seeds'").verdict.eq("not testable here").all()
+    assert m["machine"]["torch_cpu_capability"] and m["machine"]["cpu"]
     assert pd.read_csv(out_dir / "variant_times.csv", index_col=0)["cached"].eq(False).all()
     # a second run with the same parameters resumes from the cache: no variant is trained again, same numbers
     run(root, "05_curriculum.ipynb", tmp_path, dataset="ronli", out_dir=str(out_dir), data_dir=str(real_data))
