@@ -1,6 +1,11 @@
-"""Build the docs site offline: notebooks (with nbdev directives stripped) + an API page per module + citation page.
+"""Build the docs site offline: notebooks (with nbdev directives stripped), the committed runs, the scorecard, an API page
+per module and a citation page.
 
-    python docs/build.py [--out docs/_build/html] [--no-execute]
+    python docs/build.py [--out docs/_build/html] [--execute]
+
+Nothing is executed by default: a study's page is the executed notebook its committed run kept beside its tables
+(`tables/<job>/<job>.ipynb`, written by `nlic_reproduce`), shown as it ran, so the site shows the numbers in `tables/`.
+Library and study notebooks are shown as source; `--execute` runs the library notebooks under the smoke profile.
 
 Warnings are errors (`sphinx -W --keep-going`): a docstring that docutils misreads fails the build.
 
@@ -29,6 +34,23 @@ def proc_notebook(src: Path, dst: Path):
     nbformat.write(nb, dst)
 
 
+def run_page(job_dir: Path, dst: Path):
+    "The executed notebook of a committed run, opened by a banner naming the run that made it (from its manifest)."
+    import json
+    m = json.loads((job_dir / "manifest.json").read_text())
+    nb = nbformat.read(job_dir / f"{job_dir.name}.ipynb", as_version=4)
+    machine = m.get("machine") or {}
+    banner = (f"# Results: `{job_dir.name}`\n\nThe committed run, as it executed: profile **{m['params'].get('profile')}**, model "
+              f"`{m['params'].get('model', '-')}`, seeds {m['params'].get('seeds', m.get('seed'))}, commit "
+              f"`{(m.get('git') or {}).get('commit', '')[:8]}`, {m.get('created', '')}, CPU: {machine.get('cpu', 'not recorded')}. "
+              f"Its tables are in `tables/{job_dir.name}/`, its figures in `figures/{job_dir.name}/`; the claims it decides are on "
+              f"the [scorecard](../tables/SCORECARD.md). Nothing on this page was executed by the docs build.")
+    nb.cells.insert(0, nbformat.v4.new_markdown_cell(banner))
+    for c in nb.cells:  # the study's own title becomes a section under the banner's
+        if c.cell_type == "markdown" and c.source.startswith("# ") and c is not nb.cells[0]: c.source = "#" + c.source; break
+    tmp = dst.with_suffix(".src.ipynb"); nbformat.write(nb, tmp); proc_notebook(tmp, dst); tmp.unlink()
+
+
 def generate(gen: Path):
     if gen.exists(): shutil.rmtree(gen)
     (gen / "nbs").mkdir(parents=True); (gen / "api").mkdir()
@@ -46,10 +68,20 @@ def generate(gen: Path):
     howtos = sorted(f"howto/{p.stem}" for p in (DOCS / "howto").glob("*.md"))
     papers = [p for p in nbs if '"parameters"' in p.read_text()]  # the studies: papermill runs them with a parameters cell
     lib = [p for p in nbs if p not in papers]
+    (gen / "results").mkdir()
+    runs = sorted(d for d in (ROOT / "tables").iterdir() if (d / f"{d.name}.ipynb").is_file())
+    for d in runs: run_page(d, gen / "results" / f"{d.name}.ipynb")
+    sys.path.insert(0, str(ROOT))
+    from nlicompendium.cli import scorecard
+    (gen / "tables").mkdir(); (gen / "tables" / "SCORECARD.md").write_text(scorecard(ROOT, html=True))
+    (gen / "_static" / "verdicts.css").write_text(
+        ".verdict{padding:0 .3em;border-radius:3px;white-space:nowrap}.v-0{background:#c8efc8}.v-1{background:#e6f2d5}"
+        ".v-2{background:#fbe7c6}.v-3{background:#f6c6c6}.v-4{background:#e3e3e3}")
     toc = lambda title, items: f"```{{toctree}}\n:caption: {title}\n:maxdepth: 1\n\n" + "\n".join(items) + "\n```\n"
     readme = (ROOT / "README.md").read_text()
-    (gen / "index.md").write_text(readme + "\n" + toc("How-to", howtos) + toc("Library notebooks", [f"nbs/{p.stem}" for p in lib])
-                                  + toc("Paper notebooks", [f"nbs/{p.stem}" for p in papers])
+    (gen / "index.md").write_text(readme + "\n" + toc("Results", ["tables/SCORECARD"] + [f"results/{d.name}" for d in runs])
+                                  + toc("How-to", howtos) + toc("Library notebooks", [f"nbs/{p.stem}" for p in lib])
+                                  + toc("Paper notebooks (source)", [f"nbs/{p.stem}" for p in papers])
                                   + toc("API reference", [f"api/{m}" for m in mods]) + toc("Cite", ["citation"]))
     (gen / "citation.md").write_text(
         "# Citing\n\nCite the compendium with its `CITATION.cff`, and the papers and data sets you use with the BibTeX below.\n\n"
@@ -60,11 +92,11 @@ def generate(gen: Path):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=str(DOCS / "_build" / "html"))
-    ap.add_argument("--no-execute", action="store_true", help="render notebooks without running them")
+    ap.add_argument("--execute", action="store_true", help="run the library notebooks (the committed runs are never rerun)")
     ap.add_argument("--profile", default="smoke", help="run profile for executed notebooks (smoke keeps the build to seconds)")
     a = ap.parse_args(argv)
     gen = DOCS / "_gen"; generate(gen)
-    env = {**os.environ, "NLIC_PROFILE": a.profile, **({"NLIC_DOCS_EXECUTE": "off"} if a.no_execute else {})}
+    env = {**os.environ, "NLIC_PROFILE": a.profile, "NLIC_DOCS_EXECUTE": "force" if a.execute else "off"}
     t = time.time()
     r = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-c", str(DOCS), "-q", "-W", "--keep-going", "-j", "1", str(gen), a.out], env=env)  # warnings are errors
     print(f"docs built in {time.time() - t:.1f} s -> {a.out}/index.html" if r.returncode == 0 else "docs build FAILED")

@@ -6,12 +6,14 @@
 from __future__ import annotations
 import argparse, sys
 from pathlib import Path
+import numpy as np
 import pandas as pd
 from .core import project_root, atomic_write
 
 # %% auto #0
-__all__ = ['RUN_SIZES_MARK', 'JOBS', 'TABLE_EXT', 'FIGURE_EXT', 'render_readme', 'readme_cli', 'data_cli', 'job_key', 'collect',
-           'reproduce', 'reproduce_cli']
+__all__ = ['RUN_SIZES_MARK', 'JOBS', 'TABLE_EXT', 'FIGURE_EXT', 'render_readme', 'readme_cli', 'data_cli', 'job_key',
+           'scrub_paths', 'collect', 'reproduce', 'compare_claims', 'compare_tables', 'verify', 'scorecard',
+           'reproduce_cli']
 
 # %% ../nbs/90_cli.ipynb #aa0e6954
 RUN_SIZES_MARK = "<!-- run-sizes -->"  # where the README shows `core.RUN_SIZES`
@@ -79,12 +81,24 @@ def job_key(notebook: str | Path, # the notebook file
     key = [notebook_fingerprint(notebook), code_fingerprint(Path(notebook).resolve().parent.parent), params]
     return hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
+# %% ../nbs/90_cli.ipynb #eca45a54
+def scrub_paths(text: str, # an executed notebook's JSON, or any text
+                root: str | Path, # the project root
+               ) -> str:
+    "Replace this machine's paths (the project root, the data folder, the home folder) with placeholders."
+    import os
+    for path, mark in ((Path(root).resolve(), "<project>"), (os.environ.get("NLIC_DATA_DIR"), "<data>"),
+                       (Path.home(), "~")):
+        if path: text = text.replace(str(path), mark)
+    return text
+
 # %% ../nbs/90_cli.ipynb #c2200caf
 def collect(out_dir: str | Path, # a run's output folder (holds manifest.json)
             job: str, # the job's name: the folder under tables/ and figures/
             root: str | Path | None = None, # project root
+            notebook: str | Path | None = None, # the run's executed notebook (papermill's output), kept with its tables
            ) -> list[Path]:
-    "Copy a run's tables and figures, each set with the manifest, into `tables/<job>/` and `figures/<job>/`."
+    "Copy a run's tables and figures (each set with the manifest) and its executed notebook into tables/ and figures/."
     import shutil
     out_dir, root = Path(out_dir), Path(root or project_root()); copied = []
     for kind, exts in (("tables", TABLE_EXT), ("figures", FIGURE_EXT)):
@@ -93,6 +107,10 @@ def collect(out_dir: str | Path, # a run's output folder (holds manifest.json)
         dest = root / kind / job; dest.mkdir(parents=True, exist_ok=True)
         for p in files + [out_dir / "manifest.json"]:
             shutil.copy2(p, dest / p.name); copied.append(dest / p.name)
+    if notebook is not None:
+        dest = root / "tables" / job / f"{job}.ipynb"
+        with atomic_write(dest) as f: f.write(scrub_paths(Path(notebook).read_text(), root))
+        copied.append(dest)
     return copied
 
 # %% ../nbs/90_cli.ipynb #6d55043c
@@ -106,6 +124,7 @@ def reproduce(jobs: list[str] | None = None, # job names (default: all of `regis
               executor: str = "inprocess", # where units run: inprocess, process, dask or submitit
               address: str | None = None, # dask: a running scheduler, tcp://host:port
               workers: int | None = None, # process pool or LocalCluster: worker processes
+              runs_dir: str | Path | None = None, # where runs go; None: runs/<profile> (`verify` uses a scratch folder)
              ) -> pd.DataFrame:
     "Run the paper notebooks for `profile` with papermill, skip unchanged jobs, collect outputs: a row per job."
     import json, time, papermill as pm
@@ -114,7 +133,7 @@ def reproduce(jobs: list[str] | None = None, # job names (default: all of `regis
     jobs = list(jobs or registry)
     unknown = [j for j in jobs if j not in registry]
     if unknown: raise ValueError(f"unknown jobs {unknown}; choose from {sorted(registry)}")
-    runs, rows = root / "runs" / profile, []
+    runs, rows = Path(runs_dir) if runs_dir else root / "runs" / profile, []
     runs.mkdir(parents=True, exist_ok=True)
     for job in jobs:
         nb_name, base = registry[job]; nb = root / "nbs" / nb_name
@@ -138,10 +157,133 @@ def reproduce(jobs: list[str] | None = None, # job names (default: all of `regis
             with atomic_write(stamp) as f: json.dump({"key": key, "notebook": nb_name, "params": params,
                                                       "seconds": secs}, f, indent=2)
             rows.append({"job": job, "status": "ran", "seconds": secs, "output": str(runs / job)})
-        if collect_outputs: rows[-1]["collected"] = len(collect(runs / job, job, root))
+        if collect_outputs: rows[-1]["collected"] = len(collect(runs / job, job, root, notebook=runs / f"{job}.ipynb"))
     summary = pd.DataFrame(rows)
     with atomic_write(runs / "reproduce.json") as f: json.dump({"profile": profile, "jobs": rows}, f, indent=2)
     return summary
+
+# %% ../nbs/90_cli.ipynb #3cebf9de
+def compare_claims(here: pd.DataFrame, # claims.csv of the new run
+                   committed: pd.DataFrame, # the committed claims.csv
+                  ) -> pd.DataFrame:
+    "Claim by claim: both verdicts, and the estimate's change against the half-width of the committed 95% interval."
+    o, n = committed.set_index("key"), here.set_index("key"); rows = []
+    for k in list(o.index) + [k for k in n.index if k not in o.index]:
+        if k not in n.index or k not in o.index:
+            rows.append({"key": k, "verdict committed": o.verdict.get(k), "verdict here": n.verdict.get(k),
+                         "same verdict": False,
+                         "within tolerance": False, "note": "missing here" if k not in n.index else "not committed"})
+            continue
+        a, b = o.loc[k], n.loc[k]
+        eo, en = (float(x["estimate (A - B)"]) for x in (a, b))
+        tol = 0.0 if a.unit == "data" else (float(a["CI high"]) - float(a["CI low"])) / 2
+        both_nan, one_nan = np.isnan(eo) and np.isnan(en), np.isnan(eo) != np.isnan(en)
+        same_est = both_nan or (not one_nan and abs(en - eo) <= tol + 1e-12)
+        rows.append({"key": k, "unit": a.unit, "verdict committed": a.verdict, "verdict here": b.verdict,
+                     "same verdict": a.verdict == b.verdict, "estimate committed": eo, "estimate here": en,
+                     "tolerance": tol,
+                     "within tolerance": bool(same_est), "note": ""})
+    return pd.DataFrame(rows)
+
+# %% ../nbs/90_cli.ipynb #1f3ea16a
+def compare_tables(here: str | Path, # the new run's folder
+                   committed: str | Path, # tables/<job>
+                  ) -> pd.DataFrame:
+    "Every committed CSV table beside the new one: cells that changed and the largest change (reported, not judged)."
+    rows = []
+    for p in sorted(Path(committed).glob("*.csv")):
+        q = Path(here) / p.name
+        if not q.is_file(): rows.append({"table": p.stem, "status": "missing here"}); continue
+        a, b = pd.read_csv(p), pd.read_csv(q)
+        if a.shape != b.shape or list(a.columns) != list(b.columns):
+            rows.append({"table": p.stem, "status": f"shape {a.shape} -> {b.shape}"}); continue
+        num = a.select_dtypes("number").columns
+        d = (a[num] - b[num]).abs().to_numpy(float)
+        text_changed = int((a.drop(columns=num).astype(str) != b.drop(columns=num).astype(str)).to_numpy().sum())
+        changed = int(np.nansum(d > 0) + np.sum(np.isnan(a[num].to_numpy(float)) != np.isnan(b[num].to_numpy(float))))
+        rows.append({"table": p.stem, "status": "identical" if changed + text_changed == 0 else "differs",
+                     "numbers changed": changed, "largest change": float(np.nanmax(d)) if d.size and changed else 0.0,
+                     "text cells changed": text_changed})
+    return pd.DataFrame(rows)
+
+# %% ../nbs/90_cli.ipynb #0128f878
+def verify(jobs: list[str] | None = None, # job names (default: all)
+           profile: str = "cpu",
+           root: str | Path | None = None,
+           registry: dict | None = None,
+           **kw, # passed to `reproduce` (data_dir, executor, address, workers)
+          ) -> tuple[bool, pd.DataFrame, pd.DataFrame]:
+    "Rerun `jobs` into runs/verify/<profile>/ and compare them with tables/<job>/: (all verdicts hold, claims, tables)."
+    root = Path(root or project_root()); scratch = root / "runs" / "verify" / profile
+    reproduce(jobs, profile, force=True, collect_outputs=False, root=root, registry=registry, runs_dir=scratch, **kw)
+    claims, tables = [], []
+    for job in jobs or list(registry or JOBS):
+        committed = root / "tables" / job
+        tables.append(compare_tables(scratch / job, committed).assign(job=job))
+        if (committed / "claims.csv").is_file():
+            new = scratch / job / "claims.csv"
+            cols = ["key", "verdict", "unit", "estimate (A - B)", "CI low", "CI high"]
+            here = pd.read_csv(new) if new.is_file() else pd.DataFrame(columns=cols)
+            claims.append(compare_claims(here, pd.read_csv(committed / "claims.csv")).assign(job=job))
+    claims = pd.concat(claims,
+                       ignore_index=True) if claims else pd.DataFrame(columns=["same verdict", "within tolerance"])
+    data_ok = claims.query("unit == 'data'")["within tolerance"].all() if len(claims) else True
+    ok = bool(claims["same verdict"].all() and data_ok) if len(claims) else True
+    return ok, claims, pd.concat(tables, ignore_index=True)
+
+# %% ../nbs/90_cli.ipynb #9fb7a133
+def _here(r) -> str:
+    "Our side of a claim, in one cell: A vs B, the estimate with its interval, p, ASO's eps_min."
+    if r.verdict == "not testable here": return ""
+    f = lambda x: f"{x:.4g}"
+    parts = [] if pd.isna(r.A) else [f"{f(r.A)} vs {f(r.B)}" if not pd.isna(r.B) else f(r.A)]
+    est = r["estimate (A - B)"]
+    if not pd.isna(est) and r.unit != "data":
+        ci = "" if pd.isna(r["CI low"]) else f" [{f(r['CI low'])}, {f(r['CI high'])}]"
+        parts.append(f"A - B = {f(est)}{ci}")
+    if not pd.isna(r.p): parts.append(f"p = {r.p:.3g}")
+    if not pd.isna(r["TOST p"]): parts.append(f"TOST p = {r['TOST p']:.3g}")
+    if not pd.isna(r["ASO eps_min (A over B)"]): parts.append(f"ASO eps = {r['ASO eps_min (A over B)']:.2f}")
+    return "; ".join(parts + ([f"n = {r.n}"] if isinstance(r.n, str) and r.n else []))
+
+# %% ../nbs/90_cli.ipynb #148d4ae1
+def scorecard(root: str | Path | None = None, # project root (reads tables/*/claims.csv)
+              html: bool = False, # verdicts as coloured HTML spans (the docs site) instead of plain text (GitHub)
+             ) -> str:
+    "The scorecard: per paper, the verdict counts and every claim, from the committed `claims.csv` of every study."
+    import json
+    from nlicompendium.claims import VERDICTS, verdict_counts
+    root = Path(root or project_root()); parts, PN = [], "paper's numbers"
+    frames, stale = [], []
+    for p in sorted((root / "tables").glob("*/claims.csv")):
+        if "verdict" not in pd.read_csv(p, nrows=0).columns: stale.append(p.parent.name); continue
+        m = json.loads((p.parent / "manifest.json").read_text()) if (p.parent / "manifest.json").is_file() else {}
+        frames.append(pd.read_csv(p).assign(job=p.parent.name, commit=(m.get("git") or {}).get("commit", "")[:8],
+                                            profile=(m.get("params") or {}).get("profile", "?"),
+                                            cpu=(m.get("machine") or {}).get("cpu") or "not recorded"))
+    if not frames: raise FileNotFoundError(f"no tables/*/claims.csv under {root}")
+    allc = pd.concat(frames, ignore_index=True)
+    esc = lambda s: str(s).replace("|", "\\|").replace("\n", " ")
+    tag = lambda v: f'<span class="verdict v-{list(VERDICTS).index(v)}">{v}</span>' if html else v
+    parts.append("# Scorecard: the papers' conclusions, tested here\n\nEvery claim is declared once in a study's "
+                 "claims ledger and decided by a test over seeds (and over test examples where the paper tested that "
+                 "way), never on one selected seed. The verdicts:\n")
+    parts += [f"- **{v}**: {d}" for v, d in VERDICTS.items()]
+    parts.append(f"\n{len(allc)} claims from {allc.job.nunique()} studies: {verdict_counts(allc)}.\n")
+    old = sorted(set(stale) | {p.parent.name for p in (root / "tables").glob("*/manifest.json")} - set(allc.job))
+    if old: parts.append(f"Committed runs that predate the claims ledger (no verdicts yet): {', '.join(old)}.\n")
+    for paper, g in allc.groupby("paper", sort=False):
+        parts.append(f"## {paper}\n\n**{verdict_counts(g)}.**\n")
+        for job, gj in g.groupby("job", sort=False):
+            r0 = gj.iloc[0]
+            parts.append(f"From `{job}` (profile {r0.profile}, commit {r0.commit}, CPU: {r0.cpu}); deviations that "
+                         f"qualify "
+                         f"these numbers: `tables/{job}/deviations.md`. Computed by: {esc(r0['computed by'])}\n")
+            rows = ["| claim | where | paper | here | verdict | reason |", "|---|---|---|---|---|---|"]
+            rows += [f"| {esc(r['statement'])} | {esc(r['where'])} | {esc(r[PN])} | {esc(_here(r))} | "
+                     f"{tag(r.verdict)} | {esc('' if pd.isna(r.reason) else r.reason)} |" for _, r in gj.iterrows()]
+            parts.append("\n".join(rows) + "\n")
+    return "\n".join(parts)
 
 # %% ../nbs/90_cli.ipynb #9c2bf9ec
 def reproduce_cli(argv=None):
@@ -159,9 +301,23 @@ def reproduce_cli(argv=None):
                     help="dask: the scheduler to use, tcp://host:port (default: a LocalCluster per job)")
     ap.add_argument("--workers", type=int, default=None,
                     help="process pool or LocalCluster: worker processes (default: one per core)")
+    ap.add_argument("--verify", action="store_true",
+                    help="rerun into runs/verify/ and compare with the committed tables: "
+                    "exit 1 if a claim's verdict or a data-only number changes")
     a = ap.parse_args(argv)
     if a.address and a.executor != "dask": ap.error("--address is for --executor dask")
+    if a.verify:
+        ok, claims, tables = verify(a.jobs, a.profile, data_dir=a.data_dir, executor=a.executor, address=a.address,
+                                    workers=a.workers)
+        with pd.option_context("display.width", 200, "display.max_colwidth", 40):
+            print(tables.to_string(index=False)); print(claims.to_string(index=False))
+        print(f"{int(claims['same verdict'].sum())} of {len(claims)} verdicts identical; "
+              + ("verified" if ok else "NOT verified: a verdict or a data-only number changed"))
+        return 0 if ok else 1
     s = reproduce(a.jobs, a.profile, a.force, False if a.no_collect else None, data_dir=a.data_dir,
                   executor=a.executor, address=a.address, workers=a.workers)
     print(s.to_string(index=False))
+    if "collected" in s and list(project_root().glob("tables/*/claims.csv")):
+        with atomic_write(project_root() / "tables" / "SCORECARD.md") as f: f.write(scorecard())
+        print("tables/SCORECARD.md written")
     return 0

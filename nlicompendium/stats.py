@@ -60,7 +60,7 @@ def cochrans_q(correct, # (examples, systems) 0/1 correctness, e.g. a DataFrame 
     disc = a.min(1) != a.max(1)
     if not disc.any(): return StatResult(0.0, 1.0, len(a), "Cochran's Q", "the systems never disagree: Q = 0, p = 1")
     from statsmodels.stats.contingency_tables import cochrans_q as _q
-    r = _q(a, return_object=True)
+    r = _q(a)  # statsmodels 0.15: always the result object (return_object is deprecated)
     return StatResult(
         float(r.statistic), float(r.pvalue), len(a), "Cochran's Q",
                       f"df = {a.shape[1] - 1}; {int(disc.sum())} examples where the systems disagree"
