@@ -73,7 +73,9 @@ def generate(gen: Path):
     for d in runs: run_page(d, gen / "results" / f"{d.name}.ipynb")
     sys.path.insert(0, str(ROOT))
     from nlicompendium.cli import scorecard
-    (gen / "tables").mkdir(); (gen / "tables" / "SCORECARD.md").write_text(scorecard(ROOT, html=True))
+    try: card = scorecard(ROOT, html=True)
+    except FileNotFoundError as e: card = f"# Scorecard\n\nNo committed run has a claims ledger yet ({e}); `nlic_reproduce` writes them.\n"
+    (gen / "tables").mkdir(); (gen / "tables" / "SCORECARD.md").write_text(card)
     (gen / "_static" / "verdicts.css").write_text(
         ".verdict{padding:0 .3em;border-radius:3px;white-space:nowrap}.v-0{background:#c8efc8}.v-1{background:#e6f2d5}"
         ".v-2{background:#fbe7c6}.v-3{background:#f6c6c6}.v-4{background:#e3e3e3}")

@@ -33,8 +33,13 @@ def browse(exe, tmp_path, url, *args):
     return r
 
 
-def test_pages_exist(site):
-    for page in ("index.html", "citation.html", "api/data.html", "api/core.html", "api/datastats.html", "nbs/10_datasets.html", "nbs/01_contract.html", "nbs/01a_data.html"):
+def committed_runs(root):
+    return sorted(d.name for d in (root / "tables").iterdir() if (d / f"{d.name}.ipynb").is_file())
+
+
+def test_pages_exist(site, root):
+    for page in ("index.html", "citation.html", "api/data.html", "api/core.html", "api/datastats.html", "nbs/10_datasets.html", "nbs/01_contract.html", "nbs/01a_data.html",
+                 "tables/SCORECARD.html", *(f"results/{j}.html" for j in committed_runs(root))):
         assert (site / page).is_file(), page
     api = (site / "api" / "data.html").read_text()
     assert "load_cb" in api and "NLIDataError" in (site / "api" / "core.html").read_text()
@@ -54,11 +59,65 @@ def test_index_renders_in_chromium(site, tmp_path):
     assert img[..., :3].std() > 0.05  # not a blank page
 
 
-def test_paper_notebook_outputs_render(site, tmp_path):
+def test_paper_notebook_outputs_render(site, root, tmp_path):
+    "A study's page is its committed run, as it executed: outputs and figures, a banner naming the run, no smoke numbers."
     exe = chromium()
-    dom = browse(exe, tmp_path, (site / "nbs" / "10_datasets.html").as_uri(), "--dump-dom").stdout
-    assert "CB items kept" in dom or "kept 556 of 1,200 items" in dom
+    if "datasets" not in committed_runs(root): pytest.skip("no committed run of the datasets job keeps its notebook yet")
+    dom = browse(exe, tmp_path, (site / "results" / "datasets.html").as_uri(), "--dump-dom").stdout
+    assert "kept 556 of 1,200 items" in dom and "The committed run, as it executed: profile" in dom
     assert "<img" in dom  # the class-balance figure
+    for job in committed_runs(root):
+        page = (site / "results" / f"{job}.html").read_text()
+        assert "profile <strong>smoke</strong>" not in page
+        assert "profile <strong>cpu</strong>" in page or "profile <strong>gpu</strong>" in page
+
+
+class _Tables(__import__("html.parser").parser.HTMLParser):
+    "The pandas tables of a page: a list of rows of cell texts per <table class='dataframe'>."
+    def __init__(self):
+        super().__init__(); self.tables, self.cell, self.inside = [], None, 0
+    def handle_starttag(self, tag, attrs):
+        if tag == "table" and "dataframe" in (dict(attrs).get("class") or ""): self.tables.append([]); self.inside = 1
+        elif self.inside and tag == "tr": self.tables[-1].append([])
+        elif self.inside and tag in ("td", "th"): self.cell = ""
+    def handle_endtag(self, tag):
+        if tag == "table": self.inside = 0
+        elif self.inside and tag in ("td", "th") and self.cell is not None: self.tables[-1][-1].append(self.cell.strip()); self.cell = None
+    def handle_data(self, data):
+        if self.cell is not None: self.cell += data
+
+
+def test_ronli_page_shows_the_committed_table5(site, root):
+    "The Table 5 on the RoNLI study page is tables/curriculum-ronli/table5_overall.csv: the committed run, not a docs-build execution."
+    import pandas as pd
+    if "curriculum-ronli" not in committed_runs(root): pytest.skip("the RoNLI run's notebook is not committed yet")
+    csv = pd.read_csv(root / "tables" / "curriculum-ronli" / "table5_overall.csv", index_col=0)
+    p = _Tables(); p.feed((site / "results" / "curriculum-ronli.html").read_text())
+    shown = [t for t in p.tables if any("what computed the row" in c for r in t for c in r)]
+    assert len(shown) == 1, f"{len(shown)} Table 5s on the page"
+    rows = {r[0]: r[1:] for r in shown[0] if r and r[0] in csv.index}
+    assert set(rows) == set(csv.index)
+    for name, cells in rows.items():
+        for col, cell in zip(csv.columns[:4], cells[:4]):  # micro, macro, mean and std of macro F1 over seeds
+            want = csv.loc[name, col]
+            assert (cell in ("NaN", "nan", "") and pd.isna(want)) or abs(float(cell) - want) < 1e-9, (name, col, cell, want)
+        assert "all-MiniLM-L6-v2 (English" in cells[-1] or "not run" in cells[-1] or "CBOW" in cells[-1], cells[-1]
+
+
+def test_scorecard_renders(site, root, tmp_path):
+    "The scorecard page: every committed claims.csv, a count line per paper, verdicts coloured; linked from the index."
+    import pandas as pd
+    exe = chromium()
+    dom = browse(exe, tmp_path, (site / "tables" / "SCORECARD.html").as_uri(), "--dump-dom").stdout
+    assert "Scorecard: the papers" in dom and 'class="verdict v-' in dom
+    for p in (root / "tables").glob("*/claims.csv"):
+        c = pd.read_csv(p)
+        if "verdict" not in c: continue
+        assert c.paper.iloc[0] in dom.replace("&amp;", "&")
+        assert sum(dom.count(f">{v}</span>") for v in c.verdict.unique()) >= len(c)  # every verdict is shown, coloured
+    assert "SCORECARD.html" in (site / "index.html").read_text()
+    css = (site / "_static" / "verdicts.css").read_text()
+    assert ".v-0{background" in css
 
 
 def test_equation_renders_offline(site, tmp_path):
