@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 NLIC_DATA_DIR ?= $(abspath ../shared/data)
 export NLIC_DATA_DIR
 
-.PHONY: install main test lint nbtest pytest reproduce datasets finetune bench profile docs lab lock clean
+.PHONY: install main test lint nbtest pytest reproduce verify datasets finetune bench profile docs lab lock clean
 PROFILE ?= cpu
 
 install: $(VENV)/.installed
@@ -39,6 +39,10 @@ pytest:
 # Every paper notebook for a profile, into runs/<profile>/, collected into tables/ and figures/ (finished jobs are skipped).
 reproduce: install
 	$(BIN)/nlic_reproduce --profile $(PROFILE)
+
+# Rerun the RoNLI study into runs/verify/ and compare with the committed tables: exit 1 if any claim's verdict changes.
+verify: install
+	$(BIN)/nlic_reproduce --profile $(PROFILE) --verify --jobs curriculum-ronli
 
 datasets: install
 	$(BIN)/nlic_reproduce --profile $(PROFILE) --jobs datasets
