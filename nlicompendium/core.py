@@ -14,11 +14,11 @@ import pandas as pd
 from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['DATA_ENV', 'CACHE_ENV', 'PROFILES', 'SIZE_FIELDS', 'RUN_SIZES', 'KEY_PACKAGES', 'ISA_OVERRIDES', 'RESERVED_ENTRIES',
-           'project_root', 'data_root', 'cache_dir', 'NLIDataError', 'Profile', 'in_test', 'resolve_profile',
-           'run_sizes', 'run_sizes_table', 'param_list', 'seed_everything', 'get_device', 'bf16_supported',
-           'sha256_file', 'git_info', 'notebook_fingerprint', 'code_fingerprint', 'package_versions', 'machine_info',
-           'data_fingerprint', 'atomic_write', 'Results']
+__all__ = ['DATA_ENV', 'CACHE_ENV', 'PROFILES', 'SIZE_FIELDS', 'RUN_SIZES', 'OUTPUT_DIRS', 'KEY_PACKAGES', 'ISA_OVERRIDES',
+           'RESERVED_ENTRIES', 'project_root', 'data_root', 'cache_dir', 'NLIDataError', 'Profile', 'in_test',
+           'resolve_profile', 'run_sizes', 'run_sizes_table', 'param_list', 'seed_everything', 'get_device',
+           'bf16_supported', 'sha256_file', 'git_info', 'notebook_fingerprint', 'code_fingerprint', 'package_versions',
+           'machine_info', 'data_fingerprint', 'atomic_write', 'Results']
 
 # %% ../nbs/00_core.ipynb #5c32407c
 DATA_ENV = "NLIC_DATA_DIR"  # environment variable naming a folder that holds the data sets (CI: ../shared/data)
@@ -201,16 +201,20 @@ def sha256_file(path: str | Path, # file to hash
     return h.hexdigest()
 
 # %% ../nbs/00_core.ipynb #c4ca3923
+OUTPUT_DIRS = ("tables", "figures")  # committed outputs of the runs, not code
+
 def git_info(root: str | Path | None = None, # repository folder; defaults to the project root
             ) -> dict:
-    "The commit and whether the work tree has uncommitted changes (`None` outside git)."
+    "The commit and whether the code differs from it: uncommitted changes outside the outputs (`None` outside git)."
     root = Path(root or project_root())
     def git(*args):
         return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=10)
     try:
         head = git("rev-parse", "HEAD")
         if head.returncode: return {"commit": None, "dirty": None}
-        dirty = bool(git("status", "--porcelain", "--untracked-files=no").stdout.strip())
+        # tables/ and figures/ are what runs write: collecting one study must not mark the next one's code dirty
+        outputs = [f":(exclude){o}" for o in OUTPUT_DIRS]
+        dirty = bool(git("status", "--porcelain", "--untracked-files=no", "--", ".", *outputs).stdout.strip())
         return {"commit": head.stdout.strip(), "dirty": dirty}
     except (OSError, subprocess.SubprocessError): return {"commit": None, "dirty": None}
 
