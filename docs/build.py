@@ -37,11 +37,14 @@ def proc_notebook(src: Path, dst: Path):
 def run_page(job_dir: Path, dst: Path):
     "The executed notebook of a committed run, opened by a banner naming the run that made it (from its manifest)."
     import json
+    sys.path.insert(0, str(ROOT))
+    from nlicompendium.models import model_in_words
     m = json.loads((job_dir / "manifest.json").read_text())
     nb = nbformat.read(job_dir / f"{job_dir.name}.ipynb", as_version=4)
     machine = m.get("machine") or {}
-    banner = (f"# Results: `{job_dir.name}`\n\nThe committed run, as it executed: profile **{m['params'].get('profile')}**, model "
-              f"`{m['params'].get('model', '-')}`, seeds {m['params'].get('seeds', m.get('seed'))}, commit "
+    profile = m["params"].get("profile") or "none (data only, no model)"
+    banner = (f"# Results: `{job_dir.name}`\n\nThe committed run, as it executed: profile **{profile}**, model "
+              f"{model_in_words(m['params']['model']) if m['params'].get('model') else 'none'}, seeds {m['params'].get('seeds', m.get('seed'))}, commit "
               f"`{(m.get('git') or {}).get('commit', '')[:8]}`, {m.get('created', '')}, CPU: {machine.get('cpu', 'not recorded')}. "
               f"Its tables are in `tables/{job_dir.name}/`, its figures in `figures/{job_dir.name}/`; the claims it decides are on "
               f"the [scorecard](../tables/SCORECARD.md). Nothing on this page was executed by the docs build.")

@@ -249,6 +249,7 @@ def _here(r) -> str:
 # %% ../nbs/90_cli.ipynb #148d4ae1
 def scorecard(root: str | Path | None = None, # project root (reads tables/*/claims.csv)
               html: bool = False, # verdicts as coloured HTML spans (the docs site) instead of plain text (GitHub)
+              jobs=None, # the studies expected to have claims; None: `JOBS`
              ) -> str:
     "The scorecard: per paper, the verdict counts and every claim, from the committed `claims.csv` of every study."
     import json
@@ -270,7 +271,8 @@ def scorecard(root: str | Path | None = None, # project root (reads tables/*/cla
                  "way), never on one selected seed. The verdicts:\n")
     parts += [f"- **{v}**: {d}" for v, d in VERDICTS.items()]
     parts.append(f"\n{len(allc)} claims from {allc.job.nunique()} studies: {verdict_counts(allc)}.\n")
-    old = sorted(set(stale) | {p.parent.name for p in (root / "tables").glob("*/manifest.json")} - set(allc.job))
+    ran = {p.parent.name for p in (root / "tables").glob("*/manifest.json")} & set(jobs or JOBS)
+    old = sorted((set(stale) | ran) - set(allc.job))
     if old: parts.append(f"Committed runs that predate the claims ledger (no verdicts yet): {', '.join(old)}.\n")
     for paper, g in allc.groupby("paper", sort=False):
         parts.append(f"## {paper}\n\n**{verdict_counts(g)}.**\n")
