@@ -85,10 +85,10 @@ def job_key(notebook: str | Path, # the notebook file
 def scrub_paths(text: str, # an executed notebook's JSON, or any text
                 root: str | Path, # the project root
                ) -> str:
-    "Replace this machine's paths (the project root, the data folder, the home folder) with placeholders."
+    "Replace this machine's paths (the environment, the project root, the data folder, home) with placeholders."
     import os
-    for path, mark in ((Path(root).resolve(), "<project>"), (os.environ.get("NLIC_DATA_DIR"), "<data>"),
-                       (Path.home(), "~")):
+    for path, mark in ((Path(sys.prefix), "<env>"), (Path(root).resolve(), "<project>"),
+                       (os.environ.get("NLIC_DATA_DIR"), "<data>"), (Path.home(), "~")):
         if path: text = text.replace(str(path), mark)
     return text
 

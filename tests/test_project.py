@@ -114,3 +114,12 @@ def test_lines_within_120(root):
     long = [f"{p.name}:{i}" for p in sorted((root / "nlicompendium").glob("*.py")) if p.name != "_modidx.py"
             for i, line in enumerate(p.read_text().splitlines(), 1) if len(line) > 120 and not line.startswith("__all__ = ")]
     assert long == [], long
+
+
+def test_committed_outputs_hold_no_machine_paths(root):
+    "Manifests, tables and the executed notebooks kept beside them name no folder of the machine that ran them."
+    import re
+    pat = re.compile(r"(/home/|/root/|/tmp/|/work/|/Users/|/opt/|/usr/)")
+    found = [f"{p.relative_to(root)}: {m.group(0)}" for p in sorted((root / "tables").rglob("*")) + sorted((root / "figures").rglob("*.json"))
+             if p.suffix in (".ipynb", ".json", ".csv", ".md") for m in [pat.search(p.read_text(errors="ignore"))] if m]
+    assert not found, found[:10]
