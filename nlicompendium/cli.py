@@ -85,10 +85,11 @@ def job_key(notebook: str | Path, # the notebook file
 def scrub_paths(text: str, # an executed notebook's JSON, or any text
                 root: str | Path, # the project root
                ) -> str:
-    "Replace this machine's paths (the environment, the project root, the data folder, home) with placeholders."
-    import os
+    "Replace this machine's paths (environment, project root, data folder, home, temp) with placeholders."
+    import os, tempfile
     for path, mark in ((Path(sys.prefix), "<env>"), (Path(root).resolve(), "<project>"),
-                       (os.environ.get("NLIC_DATA_DIR"), "<data>"), (Path.home(), "~")):
+                       (os.environ.get("NLIC_DATA_DIR"), "<data>"), (Path.home(), "~"),
+                       (Path(tempfile.gettempdir()), "<tmp>")):  # the kernel's cell files in warnings
         if path: text = text.replace(str(path), mark)
     return text
 
