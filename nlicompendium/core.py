@@ -267,16 +267,17 @@ def _cpu_model() -> str:
 def machine_info() -> dict:
     "The machine a number came from: CPU model, torch's CPU kernels, forced ISA limits, GPU, driver, torch and CUDA."
     import torch
-    gpu = torch.cuda.is_available()
-    driver = None
-    if gpu:
+    gpu, driver = None, None
+    if torch.cuda.is_available():
+        try: gpu = torch.cuda.get_device_name(0)
+        except Exception as e: gpu = f"unknown ({type(e).__name__}: {e})"  # CUDA reported, but not usable
         with contextlib.suppress(Exception):
             driver = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
                                     capture_output=True, text=True, timeout=10).stdout.strip() or None
     return {"cpu": _cpu_model(), "cpu_count": os.cpu_count(),
             "torch_cpu_capability": torch.backends.cpu.get_cpu_capability(), "bf16_fast": bf16_supported("cpu"),
             "isa_overrides": {k: os.environ[k] for k in ISA_OVERRIDES if k in os.environ},
-            "gpu": torch.cuda.get_device_name(0) if gpu else None, "gpu_driver": driver,
+            "gpu": gpu, "gpu_driver": driver,
             "torch": torch.__version__, "cuda": torch.version.cuda}
 
 # %% ../nbs/00_core.ipynb #e9448879
