@@ -18,6 +18,7 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
+sys.path.insert(0, str(ROOT))  # the checkout's nlicompendium: model names and the scorecard
 
 
 def proc_notebook(src: Path, dst: Path):
@@ -37,7 +38,6 @@ def proc_notebook(src: Path, dst: Path):
 def run_page(job_dir: Path, dst: Path):
     "The executed notebook of a committed run, opened by a banner naming the run that made it (from its manifest)."
     import json
-    sys.path.insert(0, str(ROOT))
     from nlicompendium.models import model_in_words
     m = json.loads((job_dir / "manifest.json").read_text())
     nb = nbformat.read(job_dir / f"{job_dir.name}.ipynb", as_version=4)
@@ -74,7 +74,6 @@ def generate(gen: Path):
     (gen / "results").mkdir()
     runs = sorted(d for d in (ROOT / "tables").iterdir() if (d / f"{d.name}.ipynb").is_file())
     for d in runs: run_page(d, gen / "results" / f"{d.name}.ipynb")
-    sys.path.insert(0, str(ROOT))
     from nlicompendium.cli import scorecard
     try: card = scorecard(ROOT, html=True)
     except FileNotFoundError as e: card = f"# Scorecard\n\nNo committed run has a claims ledger yet ({e}); `nlic_reproduce` writes them.\n"

@@ -109,9 +109,9 @@ def _against_number(a, b: float, margin):
         r = sps.ttest_1samp(a, b); p, stat = float(r.pvalue), float(r.statistic)
         lo, hi = (x - b for x in r.confidence_interval(0.95))
     p_eq = None
-    if margin is not None:
-        from statsmodels.stats.weightstats import ttost_paired
-        p_eq = float(ttost_paired(a, np.full_like(a, b), -margin, margin)[0])
+    if margin is not None:  # statsmodels' one-sample TOST: is the mean within [b - margin, b + margin]?
+        from statsmodels.stats.weightstats import DescrStatsW
+        p_eq = float(DescrStatsW(a).ttost_mean(b - margin, b + margin)[0])
     return Evidence(f"{len(a)} seeds against a number", "one-sample t-test (scipy)", float(a.mean()), b,
                     float(a.mean() - b), float(lo), float(hi), p, stat, p_eq)
 

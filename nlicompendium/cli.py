@@ -280,8 +280,8 @@ def scorecard(root: str | Path | None = None, # project root (reads tables/*/cla
         for job, gj in g.groupby("job", sort=False):
             r0 = gj.iloc[0]
             parts.append(f"From `{job}` (profile {r0.profile}, commit {r0.commit}, CPU: {r0.cpu}); deviations that "
-                         f"qualify "
-                         f"these numbers: `tables/{job}/deviations.md`. Computed by: {esc(r0['computed by'])}\n")
+                         f"qualify these numbers: `tables/{job}/deviations.md`. "
+                         f"Computed by: {esc(r0['computed by'])}\n")
             rows = ["| claim | where | paper | here | verdict | reason |", "|---|---|---|---|---|---|"]
             rows += [f"| {esc(r['statement'])} | {esc(r['where'])} | {esc(r[PN])} | {esc(_here(r))} | "
                      f"{tag(r.verdict)} | {esc('' if pd.isna(r.reason) else r.reason)} |" for _, r in gj.iterrows()]
@@ -320,7 +320,10 @@ def reproduce_cli(argv=None):
     s = reproduce(a.jobs, a.profile, a.force, False if a.no_collect else None, data_dir=a.data_dir,
                   executor=a.executor, address=a.address, workers=a.workers)
     print(s.to_string(index=False))
-    if "collected" in s and list(project_root().glob("tables/*/claims.csv")):
-        with atomic_write(project_root() / "tables" / "SCORECARD.md") as f: f.write(scorecard())
-        print("tables/SCORECARD.md written")
+    if "collected" in s:
+        try: card = scorecard()
+        except FileNotFoundError as e: print(f"no scorecard: {e}")  # no study has written a claims ledger yet
+        else:
+            with atomic_write(project_root() / "tables" / "SCORECARD.md") as f: f.write(card)
+            print("tables/SCORECARD.md written")
     return 0
