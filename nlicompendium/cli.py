@@ -12,8 +12,8 @@ from .core import project_root, atomic_write
 
 # %% auto #0
 __all__ = ['RUN_SIZES_MARK', 'JOBS', 'TABLE_EXT', 'FIGURE_EXT', 'render_readme', 'readme_cli', 'data_cli', 'job_key',
-           'scrub_paths', 'collect', 'reproduce', 'compare_claims', 'compare_tables', 'verify', 'scorecard',
-           'reproduce_cli']
+           'scrub_paths', 'collect', 'cell_times', 'slowest_cells', 'reproduce', 'compare_claims', 'compare_tables',
+           'verify', 'scorecard', 'reproduce_cli']
 
 # %% ../nbs/90_cli.ipynb #aa0e6954
 RUN_SIZES_MARK = "<!-- run-sizes -->"  # where the README shows `core.RUN_SIZES`
@@ -114,6 +114,34 @@ def collect(out_dir: str | Path, # a run's output folder (holds manifest.json)
         copied.append(dest)
     return copied
 
+# %% ../nbs/90_cli.ipynb #cfddd910
+def cell_times(notebook: str | Path, # an executed notebook (papermill's output)
+               top: int | None = None, # keep the slowest `top` cells; None: every code cell
+              ) -> pd.DataFrame:
+    "Wall seconds of each code cell (papermill's `duration`), slowest first, with its share of the run and first line."
+    import nbformat
+    nb = nbformat.read(str(notebook), as_version=4)
+    first = lambda s: next((ln.strip() for ln in s.splitlines() if ln.strip() and not ln.startswith("#|")), "")[:100]
+    df = pd.DataFrame([{"cell": i, "seconds": float(c.metadata.get("papermill", {}).get("duration") or 0.0),
+                        "first line": first(c.source)} for i, c in enumerate(nb.cells) if c.cell_type == "code"],
+                      columns=["cell", "seconds", "first line"])
+    df = df.sort_values("seconds", ascending=False, kind="stable").reset_index(drop=True)
+    total = df.seconds.sum()
+    df.insert(2, "share", (df.seconds / total).round(4) if total else 0.0)
+    return df.head(top) if top else df
+
+# %% ../nbs/90_cli.ipynb #91fe0758
+def slowest_cells(rows: list[dict], # `reproduce`'s rows of the jobs that ran
+                  runs: Path, # the runs folder (holds <job>.ipynb)
+                  top: int = 5,
+                 ) -> str:
+    "Markdown: per job, its wall time and its `top` slowest cells (seconds, share, first line)."
+    parts = []
+    for r in rows:
+        ct = cell_times(runs / f"{r['job']}.ipynb", top=top)
+        parts.append(f"### {r['job']}: {r['seconds']:.0f} s\n\n" + ct.to_markdown(index=False, floatfmt=".3g") + "\n")
+    return "\n".join(parts)
+
 # %% ../nbs/90_cli.ipynb #6d55043c
 def reproduce(jobs: list[str] | None = None, # job names (default: all of `registry`)
               profile: str = "cpu", # smoke, cpu or gpu
@@ -129,6 +157,7 @@ def reproduce(jobs: list[str] | None = None, # job names (default: all of `regis
              ) -> pd.DataFrame:
     "Run the paper notebooks for `profile` with papermill, skip unchanged jobs, collect outputs: a row per job."
     import json, time, papermill as pm
+    from nlicompendium.core import machine_info
     root = Path(root or project_root()); registry = registry or JOBS
     if collect_outputs is None: collect_outputs = profile != "smoke"  # smoke numbers never replace the committed tables
     jobs = list(jobs or registry)
@@ -155,12 +184,18 @@ def reproduce(jobs: list[str] | None = None, # job names (default: all of `regis
             pm.execute_notebook(str(nb), str(runs / f"{job}.ipynb"), parameters=params, cwd=str(root / "nbs"),
                                 progress_bar=sys.stderr.isatty())
             secs = round(time.perf_counter() - t, 1)
+            (runs / job).mkdir(parents=True, exist_ok=True)  # where the time went, even for a job that writes nothing
+            cell_times(runs / f"{job}.ipynb").to_csv(runs / job / "cell_times.csv", index=False)
             with atomic_write(stamp) as f: json.dump({"key": key, "notebook": nb_name, "params": params,
                                                       "seconds": secs}, f, indent=2)
             rows.append({"job": job, "status": "ran", "seconds": secs, "output": str(runs / job)})
         if collect_outputs: rows[-1]["collected"] = len(collect(runs / job, job, root, notebook=runs / f"{job}.ipynb"))
     summary = pd.DataFrame(rows)
-    with atomic_write(runs / "reproduce.json") as f: json.dump({"profile": profile, "jobs": rows}, f, indent=2)
+    with atomic_write(runs / "reproduce.json") as f:
+        json.dump({"profile": profile, "machine": machine_info(), "jobs": rows}, f, indent=2)
+    ran = [r for r in rows if r["status"] == "ran"]
+    if ran:  # the slowest cells of each job that ran, for benchmarks/README.md
+        with atomic_write(runs / "cell_times.md") as f: f.write(slowest_cells(ran, runs))
     return summary
 
 # %% ../nbs/90_cli.ipynb #3cebf9de
@@ -191,8 +226,8 @@ def compare_tables(here: str | Path, # the new run's folder
                    committed: str | Path, # tables/<job>
                   ) -> pd.DataFrame:
     "Every committed CSV table beside the new one: cells that changed and the largest change (reported, not judged)."
-    rows = []
-    for p in sorted(Path(committed).glob("*.csv")):
+    rows = []  # timing tables (*_times.csv) measure the machine, not the study: not compared
+    for p in sorted(p for p in Path(committed).glob("*.csv") if not p.stem.endswith("_times")):
         q = Path(here) / p.name
         if not q.is_file(): rows.append({"table": p.stem, "status": "missing here"}); continue
         a, b = pd.read_csv(p), pd.read_csv(q)
