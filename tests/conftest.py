@@ -1,4 +1,5 @@
-"""Shared fixtures: the project root and the real data folder (NLIC_DATA_DIR, else ../shared/data)."""
+"""Shared fixtures: the project root, the real data folder (NLIC_DATA_DIR, else ../shared/data), one Dask cluster, and
+`smoke`, which executes each paper notebook once per session under the smoke profile for every test that checks it."""
 import os
 from pathlib import Path
 import pytest
@@ -23,3 +24,65 @@ def real_data():
 def offline(monkeypatch):
     "Tests never download: a missing file must fail fast with a clear error."
     monkeypatch.setenv("NLIC_OFFLINE", "1")
+
+
+@pytest.fixture(scope="session")
+def cluster():
+    "A 2-worker Dask LocalCluster (one thread each) and its client, shared by every test that fans a study out."
+    pytest.importorskip("distributed")
+    from distributed import Client, LocalCluster
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as c, Client(c) as client:
+        yield c, client
+
+
+def execute(root, nb, out_nb, **params):
+    "papermill with the smoke profile (IN_TEST) and one thread, as in each Dask worker: the same arithmetic everywhere."
+    import papermill as pm
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("IN_TEST", "1"); mp.setenv("OMP_NUM_THREADS", "1"); mp.setenv("NLIC_OFFLINE", "1")
+        pm.execute_notebook(str(root / "nbs" / nb), str(out_nb), parameters=params, cwd=str(root), progress_bar=False,
+                            kernel_name="python3")
+
+
+@pytest.fixture(scope="session")
+def smoke(root, real_data, tmp_path_factory):
+    """`smoke(name, notebook, **params)` -> the run's out_dir. The first call executes the notebook (papermill, smoke
+    profile); later calls with the same name reuse that run, so each paper notebook executes once in the suite. A failed
+    run fails every test that asks for it, with the same error."""
+    done = {}
+    def run(name, nb, **params):
+        if name not in done:
+            d = tmp_path_factory.mktemp(name)
+            try:
+                execute(root, nb, d / f"{name}.ipynb", out_dir=str(d / "out"), data_dir=str(real_data), **params)
+                done[name] = d / "out"
+            except Exception as e:  # noqa: BLE001 (kept and re-raised for every test of this run)
+                done[name] = e
+        if isinstance(done[name], Exception): raise done[name]
+        return done[name]
+    return run
+
+
+def runs_per_task(client):
+    "How many times each task the scheduler has seen went to a worker ('processing'), from its transition log."
+    from collections import Counter
+    def count(dask_scheduler):
+        return dict(Counter(str(t[0]) for t in dask_scheduler.transition_log if t[2] == "processing"))
+    return client.run_on_scheduler(count)
+
+
+@pytest.fixture(scope="session")
+def dask_study(smoke, cluster):
+    """`dask_study(name, notebook)` -> out_dir: the notebook executed once (smoke), its units on the shared cluster; the
+    first call checks that its units went to the cluster, each once."""
+    checked = set()
+    def run(name, nb):
+        c, client = cluster
+        before = set(runs_per_task(client))
+        out = smoke(name, nb, executor="dask", executor_address=c.scheduler_address)
+        if name not in checked:
+            ran = {k: n for k, n in runs_per_task(client).items() if k not in before}
+            assert ran and set(ran.values()) == {1}, ran  # its units went to the cluster, each once
+            checked.add(name)
+        return out
+    return run

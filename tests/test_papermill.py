@@ -1,7 +1,19 @@
-"""Paper notebooks run end to end under papermill and write their outputs with provenance."""
+"""Paper notebooks run end to end under papermill and write their outputs with provenance.
+
+Each paper notebook executes once in the suite (`smoke` and `dask_study` in conftest.py; `make nbtest` leaves them to
+this file): RoNLI and SciNLI in-process, the datasets notebook through `nlic_reproduce`, TaxiNLI, CB, MSciNLI and the
+code-mixed study with their units on the shared Dask cluster. RoNLI runs a second time only to show that it resumes.
+"""
 import json
+import os, signal, threading, time
 import papermill as pm
+import pandas as pd
 import pytest
+from conftest import execute, runs_per_task
+
+from nlicompendium.claims import CLAIM_COLUMNS, VERDICTS
+
+RONLI = ("ronli", "05_curriculum.ipynb")
 
 
 def run(root, nb, tmp_path, **params):
@@ -10,63 +22,151 @@ def run(root, nb, tmp_path, **params):
     return out
 
 
-def test_datasets_notebook(root, real_data, tmp_path):
-    out_dir = tmp_path / "datasets"
-    run(root, "10_datasets.ipynb", tmp_path, out_dir=str(out_dir), data_dir=str(real_data))
-    m = json.loads((out_dir / "manifest.json").read_text())
-    assert {"dataset_sizes", "cb_recast_counts", "ronli_table2", "ronli_table2_vs_paper", "scinli_table2", "class_balance"} <= set(m["outputs"])
-    assert m["git"]["commit"] and m["packages"]["torch"] and m["data_fingerprint"]
-    for name, o in m["outputs"].items():
-        for f in o["files"].values():
-            assert (out_dir / f["path"]).stat().st_size > 0
+def one_claims_schema(out_dir):
+    cl = pd.read_csv(out_dir / "claims.csv")
+    assert list(cl.columns) == CLAIM_COLUMNS and set(cl.verdict) <= set(VERDICTS) and len(cl), cl.columns
+    return cl
 
 
-def test_curriculum_study_smoke_and_resume(root, real_data, tmp_path, monkeypatch):
-    monkeypatch.setenv("IN_TEST", "1")  # smoke profile
-    out_dir = tmp_path / "cur"
-    run(root, "05_curriculum.ipynb", tmp_path, dataset="ronli", out_dir=str(out_dir), data_dir=str(real_data))
-    m = json.loads((out_dir / "manifest.json").read_text())
-    assert m["params"]["train_data"] == "ronli-distant/train"
-    assert {"table3_regions", "region_overlaps", "fig1_data_map", "table4_per_class", "table5_overall", "variant_times",
-            "score_by_region", "claims", "deviations", "cartography_metrics"} <= set(m["outputs"])
-    # provenance: the code fingerprints, the commit that computed each variant, and no absolute path anywhere in the manifest
-    assert set(m["code"]) == {"library", "notebook"} and len(m["variants_computed_at"]) == 12
-    assert all(set(r) >= {"commit", "dirty", "seconds"} for r in m["variants_computed_at"].values())
-    assert str(root) not in (out_dir / "manifest.json").read_text() and str(tmp_path) not in (out_dir / "manifest.json").read_text()
-    assert "tiny" in m["outputs"]["table5_overall"]["caption"] and "ronli-distant/train" in m["outputs"]["table5_overall"]["caption"]
-    import pandas as pd
-    t5 = pd.read_csv(out_dir / "table5_overall.csv", index_col=0)
-    from nlicompendium.baselines import RONLI_BASELINES
-    assert len(t5) == 6 + 12 and list(t5.index[:6]) == list(RONLI_BASELINES)  # the baselines first, in the paper's order
-    ran = t5["micro F1"].notna()
-    assert list(t5.index[~ran]) == ["RoGPT2", "ChatGPT 3.5 Turbo", "Zero-shot multilingual BERT", "Fine-tuned multilingual BERT"]  # offline
-    assert t5.loc[~ran, "what computed the row"].str.contains("needs").all() and t5.loc[ran, "micro F1"].between(0, 1).all()
-    assert "table12_agreement_by_region" in m["outputs"] and len(m["params"]["baseline_rows"]) == 6
-    from nlicompendium.claims import CLAIM_COLUMNS, VERDICTS
-    cl = pd.read_csv(out_dir / "claims.csv")  # one schema; smoke has one seed, so no claim over seeds is decided
-    assert list(cl.columns) == CLAIM_COLUMNS and set(cl.verdict) <= set(VERDICTS) and len(cl) >= 15
-    assert cl.query("unit == 'seeds'").verdict.eq("not testable here").all()
-    assert m["machine"]["torch_cpu_capability"] and m["machine"]["cpu"]
-    assert pd.read_csv(out_dir / "variant_times.csv", index_col=0)["cached"].eq(False).all()
-    # a second run with the same parameters resumes from the cache: no variant is trained again, same numbers
-    run(root, "05_curriculum.ipynb", tmp_path, dataset="ronli", out_dir=str(out_dir), data_dir=str(real_data))
-    assert pd.read_csv(out_dir / "variant_times.csv", index_col=0)["cached"].eq(True).all()
-    assert pd.read_csv(out_dir / "table5_overall.csv", index_col=0).equals(t5)
-    assert len(list((out_dir / "cartography").glob("*/done.json"))) == 1  # the cartography model was not trained again
-    m2 = json.loads((out_dir / "manifest.json").read_text())
-    assert m2["values"]["cartography_seconds"] == m["values"]["cartography_seconds"]
+TABLES = (".csv", ".md", ".tex")
 
 
-def test_curriculum_scinli_table6(root, real_data, tmp_path, monkeypatch):
-    monkeypatch.setenv("IN_TEST", "1")
-    out_dir = tmp_path / "sci"
-    run(root, "05_curriculum.ipynb", tmp_path, dataset="scinli", out_dir=str(out_dir), data_dir=str(real_data), claim_seeds=3)
-    import pandas as pd
+def tables(out):
+    "A run's table files (bytes), less its timing tables."
+    return {p.name: p.read_bytes() for p in sorted(out.glob("*")) if p.suffix in TABLES and not p.stem.endswith("_times")}
+
+
+class TestRoNLI:
+    """The RoNLI study (05, smoke): executed once in-process, resumed once, and once on a Dask cluster with a worker killed
+    mid-study. One class, so that pytest-xdist (`--dist loadscope`) keeps its tests on one worker, with the run they share."""
+
+    def test_curriculum_study_smoke_and_resume(self, root, real_data, tmp_path, smoke):
+        out_dir = smoke(*RONLI, dataset="ronli")
+        m = json.loads((out_dir / "manifest.json").read_text())
+        assert m["params"]["train_data"] == "ronli-distant/train"
+        assert {"table3_regions", "region_overlaps", "fig1_data_map", "table4_per_class", "table5_overall", "variant_times",
+                "score_by_region", "claims", "deviations", "cartography_metrics"} <= set(m["outputs"])
+        # provenance: the code fingerprints, the commit that computed each variant, and no absolute path anywhere in the manifest
+        assert set(m["code"]) == {"library", "notebook"} and len(m["variants_computed_at"]) == 12
+        assert all(set(r) >= {"commit", "dirty", "seconds"} for r in m["variants_computed_at"].values())
+        assert str(root) not in (out_dir / "manifest.json").read_text() and str(out_dir) not in (out_dir / "manifest.json").read_text()
+        assert "tiny" in m["outputs"]["table5_overall"]["caption"] and "ronli-distant/train" in m["outputs"]["table5_overall"]["caption"]
+        t5 = pd.read_csv(out_dir / "table5_overall.csv", index_col=0)
+        from nlicompendium.baselines import RONLI_BASELINES
+        assert len(t5) == 6 + 12 and list(t5.index[:6]) == list(RONLI_BASELINES)  # the baselines first, in the paper's order
+        ran = t5["micro F1"].notna()
+        assert list(t5.index[~ran]) == ["RoGPT2", "ChatGPT 3.5 Turbo", "Zero-shot multilingual BERT", "Fine-tuned multilingual BERT"]  # offline
+        assert t5.loc[~ran, "what computed the row"].str.contains("needs").all() and t5.loc[ran, "micro F1"].between(0, 1).all()
+        assert "table12_agreement_by_region" in m["outputs"] and len(m["params"]["baseline_rows"]) == 6
+        cl = one_claims_schema(out_dir)  # smoke has one seed, so no claim over seeds is decided
+        assert len(cl) >= 15
+        assert cl.query("unit == 'seeds'").verdict.eq("not testable here").all()
+        assert m["machine"]["torch_cpu_capability"] and m["machine"]["cpu"]
+        assert pd.read_csv(out_dir / "variant_times.csv", index_col=0)["cached"].eq(False).all()
+        # a second run with the same parameters resumes from the cache: no variant is trained again, same numbers
+        execute(root, RONLI[1], tmp_path / "resumed.ipynb", dataset="ronli", out_dir=str(out_dir), data_dir=str(real_data))
+        assert pd.read_csv(out_dir / "variant_times.csv", index_col=0)["cached"].eq(True).all()
+        assert pd.read_csv(out_dir / "table5_overall.csv", index_col=0).equals(t5)
+        assert len(list((out_dir / "cartography").glob("*/done.json"))) == 1  # the cartography model was not trained again
+        m2 = json.loads((out_dir / "manifest.json").read_text())
+        assert m2["values"]["cartography_seconds"] == m["values"]["cartography_seconds"]
+
+    def test_dask_same_tables_each_unit_once_and_a_killed_worker(self, root, tmp_path, smoke, cluster, real_data):
+        c, client = cluster
+        ref = tables(smoke(*RONLI, dataset="ronli"))
+        assert len(ref) > 20  # tables 3, 4, 5, 12, regions, scores, claims, deviations, ... in three formats
+
+        # kill the worker of the first unit that starts; the scheduler reruns it on a worker that lives, and the study completes
+        before, pids, killed = set(runs_per_task(client)), client.run(os.getpid), []
+        def killer():
+            t0 = time.time()
+            while time.time() - t0 < 120 and not killed:
+                busy = {w: ks for w, ks in client.processing().items() if ks}
+                if busy:
+                    w, keys = next(iter(busy.items()))
+                    os.kill(pids[w], signal.SIGKILL); killed.append(set(map(str, keys)))
+                time.sleep(0.02)
+        th = threading.Thread(target=killer); th.start()
+        out = tmp_path / "dask"
+        execute(root, RONLI[1], tmp_path / "dask.ipynb", dataset="ronli", out_dir=str(out), data_dir=str(real_data),
+                executor="dask", executor_address=c.scheduler_address)
+        th.join()
+        assert killed, "no unit was seen running: nothing was killed"
+        assert tables(out) == ref  # byte-identical, whatever order the units finished in and wherever they ran
+        runs = {k: n for k, n in runs_per_task(client).items() if k not in before}
+        assert len(runs) == 13  # the cartography model and each of the 12 variants x 1 seed
+        assert all(runs[k] >= 2 for k in killed[0])  # the killed units went to a worker again
+        assert all(n == 1 for k, n in runs.items() if k not in killed[0])  # every other unit ran exactly once
+        assert len(list((out / "variants").glob("*/*/done.json"))) == 12
+
+
+class TestCBAndMSciNLI:
+    "The two costliest smoke studies, each executed once with its units on this worker's Dask cluster."
+
+    def test_cb_notebook_smoke(self, dask_study):
+        """The CommitmentBank study writes Tables 2-5 and Figs. 1-2 with provenance; the recast and the Heuristics are exact computations."""
+        out_dir = dask_study("cb", "13_cb.ipynb")
+        m = json.loads((out_dir / "manifest.json").read_text())
+        want = {"table2_recast", "hypothesis_length", "table3_pmi", "heuristics_rules", "table4_results", "fig1_per_class",
+                "table5_heuristics_subsets", "mcnemar_tests", "agreement_with_heuristics", "fig2_probing"}
+        assert want <= set(m["outputs"]), want - set(m["outputs"])
+        t4 = pd.read_csv(out_dir / "table4_results.csv", header=[0, 1], index_col=0)
+        assert t4[("ours", "CB acc")].between(0, 100).all()
+        probes = pd.read_csv(out_dir / "fig2_probing.csv")
+        assert set(probes.setting) == {"frozen", "fine-tuned"} and probes["macro F1"].between(0, 1).all()
+        one_claims_schema(out_dir)
+
+    def test_mscinli_notebook_smoke(self, dask_study):
+        """The MSciNLI study writes its tables with provenance and one claims schema; Table 13's similarities are cosines."""
+        out_dir = dask_study("mscinli", "14_mscinli.ipynb")
+        m = json.loads((out_dir / "manifest.json").read_text())
+        want = {"table4_baselines", "table5_llms", "table7_subsets", "table8_genre_shift", "table13_vocab", "fig1_datamap"}
+        assert want <= set(m["outputs"]), want - set(m["outputs"])
+        t13 = pd.read_csv(out_dir / "table13_vocab.csv", index_col=0)
+        assert (abs(pd.Series([t13.iloc[i, i] for i in range(len(t13))]) - 1) < 1e-3).all()  # a distribution's cosine with itself
+        assert ((t13.to_numpy() - t13.to_numpy().T) == 0).all() and t13.to_numpy().max() <= 1 + 1e-9
+        one_claims_schema(out_dir)
+
+
+class TestTaxiNLIAndCodeMixed:
+    "TaxiNLI and the code-mixed study, each executed once with its units on this worker's Dask cluster."
+
+    def test_taxinli_notebook_smoke(self, dask_study):
+        """The TaxiNLI study writes every table and figure of the issue, with provenance, and Table 2's label counts are the paper's."""
+        out_dir = dask_study("taxinli", "12_taxinli.ipynb")
+        m = json.loads((out_dir / "manifest.json").read_text())
+        want = {"table2_statistics", "fig3_categories_by_label", "fig4_category_correlation", "table3_accuracy", "fig5_accuracy_by_category",
+                "fig6_lda_coefficients", "fig6_logistic_regression", "fig6_fig9_coefficients", "significant_coefficients_vs_paper",
+                "fig8_bayes_estimate", "fig7_tsne_layers"}
+        assert want <= set(m["outputs"]), want - set(m["outputs"])
+        t2 = pd.read_csv(out_dir / "table2_statistics.csv", index_col=0)
+        for row in ("Contradiction", "Entailment"):
+            assert t2.loc[row, "ours"] == t2.loc[row, "paper"], row
+        for row in ("Total datapoints", "Neutral", "Neutral: same general topic"):  # the loader drops the released file's one duplicated (neutral) pair, 135182n
+            assert t2.loc[row, "ours"] == t2.loc[row, "paper"] - 1, row
+        lr = pd.read_csv(out_dir / "fig6_logistic_regression.csv", header=[0, 1], index_col=0)
+        assert {"NB", "ESIM", "BERT"} <= set(lr.columns.get_level_values(0))
+
+    def test_codemixed_notebook_smoke(self, dask_study):
+        """The code-mixed study writes its language-ID and CMI tables with provenance and one claims schema."""
+        out_dir = dask_study("codemixed", "15_codemixed.ipynb")
+        m = json.loads((out_dir / "manifest.json").read_text())
+        want = {"lid_accuracy", "lid_confusion", "cmi_distribution", "cmi_agreement"}
+        assert want <= set(m["outputs"]), want - set(m["outputs"])
+        assert m["machine"]["cpu"] and m["params"]["profile"] == "smoke"
+        # without GLUECoS's NLI file the fine-tuning half runs on the project-made sample, whose claims test the code only
+        cl = one_claims_schema(out_dir / "sample")
+        sample = json.loads((out_dir / "sample" / "manifest.json").read_text())
+        assert "test the code, not the paper" in sample["outputs"]["claims"]["caption"] and len(cl) == 4
+
+
+def test_curriculum_scinli_table6(smoke):
+    out_dir = smoke("scinli", "05_curriculum.ipynb", dataset="scinli", claim_seeds=3)
     t6 = pd.read_csv(out_dir / "table6_scinli.csv", index_col=0)
     assert list(t6.index) == ["Ro-BERT", "+ Length-CL", "+ Cart-Stra-CL++"]
     # Table 6 is the paper's protocol on the one smoke seed; the claims are tested over three seeds per variant
     assert t6["macro F1, std over seeds"].isna().all()
-    cl = pd.read_csv(out_dir / "claims.csv")
+    cl = one_claims_schema(out_dir)
     assert cl.n.tolist() == ["3 + 3 seeds"] * 2 and cl.verdict.ne("not testable here").all()
     assert json.loads((out_dir / "manifest.json").read_text())["params"]["claim_seeds"] == [0, 1, 2]
 
@@ -76,49 +176,21 @@ def test_bad_parameter_fails(root, real_data, tmp_path):
         run(root, "05_curriculum.ipynb", tmp_path, profile="huge", data_dir=str(real_data), out_dir=str(tmp_path / "x"))
 
 
-def test_reproduce_cli_smoke(root, real_data, tmp_path):
-    """`nlic_reproduce` runs a job for a profile, and skips it when nothing changed."""
+def test_reproduce_cli_runs_the_datasets_job_and_skips_it_unchanged(root, real_data):
+    """`nlic_reproduce` runs a job for a profile (the datasets notebook: its tables, with provenance), and skips it when
+    nothing changed."""
     import subprocess, sys
     cmd = [sys.executable, "-c", "import sys; from nlicompendium.cli import reproduce_cli; sys.exit(reproduce_cli(sys.argv[1:]))",
-           "--profile", "smoke", "--jobs", "curriculum-scinli", "--no-collect", "--data-dir", str(real_data)]
-    first = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
+           "--profile", "smoke", "--jobs", "datasets", "--no-collect", "--data-dir", str(real_data)]
+    first = subprocess.run(cmd + ["--force"], cwd=root, capture_output=True, text=True)
     assert first.returncode == 0, first.stderr[-3000:]
     second = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
     assert second.returncode == 0 and "unchanged" in second.stdout, second.stdout
-    assert (root / "runs" / "smoke" / "curriculum-scinli" / "table6_scinli.csv").is_file()
-
-
-def test_taxinli_notebook_smoke(root, real_data, tmp_path, monkeypatch):
-    """The TaxiNLI study writes every table and figure of the issue, with provenance, and Table 2's label counts are the paper's."""
-    monkeypatch.setenv("IN_TEST", "1")
-    out_dir = tmp_path / "tax"
-    run(root, "12_taxinli.ipynb", tmp_path, out_dir=str(out_dir), data_dir=str(real_data))
+    out_dir = root / "runs" / "smoke" / "datasets"
     m = json.loads((out_dir / "manifest.json").read_text())
-    want = {"table2_statistics", "fig3_categories_by_label", "fig4_category_correlation", "table3_accuracy", "fig5_accuracy_by_category",
-            "fig6_lda_coefficients", "fig6_logistic_regression", "fig6_fig9_coefficients", "significant_coefficients_vs_paper",
-            "fig8_bayes_estimate", "fig7_tsne_layers"}
-    assert want <= set(m["outputs"]), want - set(m["outputs"])
-    import pandas as pd
-    t2 = pd.read_csv(out_dir / "table2_statistics.csv", index_col=0)
-    for row in ("Contradiction", "Entailment"):
-        assert t2.loc[row, "ours"] == t2.loc[row, "paper"], row
-    for row in ("Total datapoints", "Neutral", "Neutral: same general topic"):  # the loader drops the released file's one duplicated (neutral) pair, 135182n
-        assert t2.loc[row, "ours"] == t2.loc[row, "paper"] - 1, row
-    lr = pd.read_csv(out_dir / "fig6_logistic_regression.csv", header=[0, 1], index_col=0)
-    assert {"NB", "ESIM", "BERT"} <= set(lr.columns.get_level_values(0))
-
-
-def test_cb_notebook_smoke(root, real_data, tmp_path, monkeypatch):
-    """The CommitmentBank study writes Tables 2-5 and Figs. 1-2 with provenance; the recast and the Heuristics are exact computations."""
-    monkeypatch.setenv("IN_TEST", "1")
-    out_dir = tmp_path / "cb"
-    run(root, "13_cb.ipynb", tmp_path, out_dir=str(out_dir), data_dir=str(real_data))
-    m = json.loads((out_dir / "manifest.json").read_text())
-    want = {"table2_recast", "hypothesis_length", "table3_pmi", "heuristics_rules", "table4_results", "fig1_per_class",
-            "table5_heuristics_subsets", "mcnemar_tests", "agreement_with_heuristics", "fig2_probing"}
-    assert want <= set(m["outputs"]), want - set(m["outputs"])
-    import pandas as pd
-    t4 = pd.read_csv(out_dir / "table4_results.csv", header=[0, 1], index_col=0)
-    assert t4[("ours", "CB acc")].between(0, 100).all()
-    probes = pd.read_csv(out_dir / "fig2_probing.csv")
-    assert set(probes.setting) == {"frozen", "fine-tuned"} and probes["macro F1"].between(0, 1).all()
+    assert {"dataset_sizes", "cb_recast_counts", "ronli_table2", "ronli_table2_vs_paper", "scinli_table2", "class_balance"} <= set(m["outputs"])
+    assert m["git"]["commit"] and m["packages"]["torch"] and m["data_fingerprint"]
+    for name, o in m["outputs"].items():
+        for f in o["files"].values():
+            assert (out_dir / f["path"]).stat().st_size > 0
+    assert pd.read_csv(out_dir / "cell_times.csv").seconds.gt(0).any()  # where the run's time went
