@@ -13,7 +13,7 @@ install: $(VENV)/.installed
 # uv installs the locked environment: 8 s from a warm cache where pip took 196 s (2-core AMD EPYC). It does not read
 # pip's configuration, so pip's find-links (where a CPU build of torch may lie) are passed on.
 FIND_LINKS ?= $(PIP_FIND_LINKS)
-UV := $(BIN)/uv pip install -q --python $(BIN)/python $(if $(FIND_LINKS),--find-links $(FIND_LINKS)) -c requirements/cpu.txt
+UV := $(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python $(if $(FIND_LINKS),--find-links $(FIND_LINKS)) -c requirements/cpu.txt
 
 $(VENV)/.installed: settings.ini setup.py requirements/cpu.txt
 	$(PYTHON) -m venv $(VENV)
