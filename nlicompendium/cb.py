@@ -14,7 +14,7 @@ from .models import hidden_states
 
 # %% auto #0
 __all__ = ['CB_TABLE4', 'CB_TABLE5', 'CB_HYP_LENGTH', 'NEG_RAISING', 'heuristic_rule', 'heuristics', 'average_embeddings',
-           'cbow_features', 'permute_head', 'cls_layers']
+           'cbow_features', 'permute_head', 'cls_layers', 'first_layers']
 
 # %% ../nbs/13_cb.ipynb #cacf2e9f
 CB_TABLE4 = pd.DataFrame({"CB acc": [69.2, 77.6, 81.2, 85.2, 91.2], "CB F1": [47.6, 66.7, 71.3, 81.2, 85.3],
@@ -95,3 +95,15 @@ def cls_layers(model, tokenizer, premises: Sequence[str], hypotheses: Sequence[s
                          batch_size=batch_size,
                          truncation=truncation)
 
+
+# %% ../nbs/13_cb.ipynb #4c97e3f2
+def first_layers(encoder: nn.Module, # a BERT-style encoder (`.encoder.layer`), e.g. a classifier's `base_model`
+                 k: int, # layers to keep (1..L)
+                ) -> nn.Module:
+    "A copy of `encoder` with its embeddings and first `k` layers: all that a probe on layers 1..k depends on."
+    import copy
+    layers = getattr(getattr(encoder, "encoder", None), "layer", None)
+    if layers is None: raise TypeError(f"{type(encoder).__name__} has no .encoder.layer: not a BERT-style encoder")
+    if not 1 <= k <= len(layers): raise ValueError(f"k = {k}: the encoder has {len(layers)} layers")
+    enc = copy.deepcopy(encoder); enc.encoder.layer = enc.encoder.layer[:k]; enc.config.num_hidden_layers = k
+    return enc
