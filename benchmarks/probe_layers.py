@@ -20,26 +20,22 @@ os.environ.setdefault("NLIC_OFFLINE", "1")
 
 def probe_epoch(enc, probe, prem, hyp, y, k, tok, epochs=1, seed=0):
     "The notebook's fine-tuned-probe loop (13_cb, `finetune_probe`), training only: seconds taken."
-    from nlicompendium.models import tokenize_pairs
+    from nlicompendium.cb import layer_cls
     opt = torch.optim.AdamW(list(enc.parameters()) + list(probe.parameters()), lr=2e-4)
     enc.train(); probe.train(); rng = np.random.default_rng(seed); t = time.perf_counter()
     for _ in range(epochs):
         for idx in np.array_split(rng.permutation(len(prem)), max(1, len(prem) // 8)):
-            b = tokenize_pairs(tok, [prem[i] for i in idx], [hyp[i] for i in idx], 96, "keep_premise_end", padding=True,
-                               return_tensors="pt")
-            hs = torch.stack([h[:, 0] for h in enc(**b, output_hidden_states=True).hidden_states[1:k + 1]], 1)
+            hs = layer_cls(enc, tok, [prem[i] for i in idx], [hyp[i] for i in idx], k, 96)
             loss = nn.functional.cross_entropy(probe(hs), torch.as_tensor(y[idx])); opt.zero_grad(); loss.backward(); opt.step()
     return time.perf_counter() - t
 
 
 def first_loss(enc, probe, prem, hyp, y, k, tok):
     "The probe's loss on the first 8 pairs, eval mode (no dropout)."
-    from nlicompendium.models import tokenize_pairs
+    from nlicompendium.cb import layer_cls
     enc.eval(); probe.eval()
     with torch.no_grad():
-        b = tokenize_pairs(tok, prem[:8], hyp[:8], 96, "keep_premise_end", padding=True, return_tensors="pt")
-        hs = torch.stack([h[:, 0] for h in enc(**b, output_hidden_states=True).hidden_states[1:k + 1]], 1)
-        return float(nn.functional.cross_entropy(probe(hs), torch.as_tensor(y[:8])))
+        return float(nn.functional.cross_entropy(probe(layer_cls(enc, tok, prem[:8], hyp[:8], k, 96)), torch.as_tensor(y[:8])))
 
 
 def main():

@@ -14,7 +14,7 @@ from .models import hidden_states
 
 # %% auto #0
 __all__ = ['CB_TABLE4', 'CB_TABLE5', 'CB_HYP_LENGTH', 'NEG_RAISING', 'heuristic_rule', 'heuristics', 'average_embeddings',
-           'cbow_features', 'permute_head', 'cls_layers', 'first_layers']
+           'cbow_features', 'permute_head', 'cls_layers', 'first_layers', 'layer_cls']
 
 # %% ../nbs/13_cb.ipynb #cacf2e9f
 CB_TABLE4 = pd.DataFrame({"CB acc": [69.2, 77.6, 81.2, 85.2, 91.2], "CB F1": [47.6, 66.7, 71.3, 81.2, 85.3],
@@ -107,3 +107,16 @@ def first_layers(encoder: nn.Module, # a BERT-style encoder (`.encoder.layer`), 
     if not 1 <= k <= len(layers): raise ValueError(f"k = {k}: the encoder has {len(layers)} layers")
     enc = copy.deepcopy(encoder); enc.encoder.layer = enc.encoder.layer[:k]; enc.config.num_hidden_layers = k
     return enc
+
+# %% ../nbs/13_cb.ipynb #2c755d91
+def layer_cls(encoder: nn.Module, # a BERT-style encoder (whole, or `first_layers`)
+              tokenizer, premises: Sequence[str], hypotheses: Sequence[str],
+              k: int, # layers 1..k
+              max_length: int = 128,
+              truncation: str = "keep_premise_end", # CB's policy: the target sentence ends the premise
+             ) -> torch.Tensor:
+    "(N, k, hidden) [CLS] vectors of layers 1..k for one batch of pairs, gradients kept: what a fine-tuned probe reads."
+    from nlicompendium.models import tokenize_pairs
+    b = tokenize_pairs(tokenizer, premises, hypotheses, max_length, truncation, padding=True, return_tensors="pt")
+    hs = encoder(**b.to(next(encoder.parameters()).device), output_hidden_states=True).hidden_states
+    return torch.stack([h[:, 0] for h in hs[1:k + 1]], 1)

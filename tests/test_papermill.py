@@ -16,12 +16,6 @@ from nlicompendium.claims import CLAIM_COLUMNS, VERDICTS
 RONLI = ("ronli", "05_curriculum.ipynb")
 
 
-def run(root, nb, tmp_path, **params):
-    out = tmp_path / nb
-    pm.execute_notebook(str(root / "nbs" / nb), str(out), parameters=params, cwd=str(root), progress_bar=False, kernel_name="python3")
-    return out
-
-
 def one_claims_schema(out_dir):
     cl = pd.read_csv(out_dir / "claims.csv")
     assert list(cl.columns) == CLAIM_COLUMNS and set(cl.verdict) <= set(VERDICTS) and len(cl), cl.columns
@@ -173,7 +167,7 @@ def test_curriculum_scinli_table6(smoke):
 
 def test_bad_parameter_fails(root, real_data, tmp_path):
     with pytest.raises(pm.PapermillExecutionError, match="unknown profile"):
-        run(root, "05_curriculum.ipynb", tmp_path, profile="huge", data_dir=str(real_data), out_dir=str(tmp_path / "x"))
+        execute(root, "05_curriculum.ipynb", tmp_path / "huge.ipynb", profile="huge", data_dir=str(real_data), out_dir=str(tmp_path / "x"))
 
 
 def test_reproduce_cli_runs_the_datasets_job_and_skips_it_unchanged(root, real_data):
