@@ -16,11 +16,12 @@ from .core import seed_everything
 from transformers.modeling_outputs import SequenceClassifierOutput
 
 # %% auto #0
-__all__ = ['HUB_MODELS', 'PAPER_MODELS', 'TINY_CONFIG', 'MODEL_WORDS', 'TRUNCATIONS', 'ENCODINGS', 'POOLINGS', 'embedded_path',
-           'paper_model', 'model_in_words', 'ModelUnavailable', 'resolve_model', 'ensure_pad_token', 'load_tokenizer',
-           'load_encoder', 'tokenize_pairs', 'encode_pairs', 'SeparatePairClassifier', 'load_pair_classifier',
-           'hidden_states', 'PairHead', 'hidden_size', 'sentence_vectors', 'truncation_report', 'BiLSTMPair',
-           'embedded_bilstm', 'window_logits', 'ScalarMixProbe', 'train_probe']
+__all__ = ['HUB_MODELS', 'PAPER_MODELS', 'TINY_CONFIG', 'MODEL_WORDS', 'TRUNCATIONS', 'ENCODINGS', 'POOLINGS',
+           'SENTENCE_POOLINGS', 'embedded_path', 'paper_model', 'model_in_words', 'ModelUnavailable', 'resolve_model',
+           'ensure_pad_token', 'load_tokenizer', 'load_encoder', 'tokenize_pairs', 'encode_pairs',
+           'SeparatePairClassifier', 'load_pair_classifier', 'hidden_states', 'PairHead', 'hidden_size',
+           'checkpoint_pooling', 'sentence_vectors', 'truncation_report', 'BiLSTMPair', 'embedded_bilstm',
+           'window_logits', 'ScalarMixProbe', 'train_probe']
 
 # %% ../nbs/03_models.ipynb #542daf85
 HUB_MODELS = {  # alias -> Hugging Face hub id of the checkpoints the papers fine-tune
@@ -222,13 +223,14 @@ def load_pair_classifier(name: str = "embedded", # model alias, hub id or folder
                          seed: int | None = None, # seed of the classification head (and of `tiny`'s encoder)
                          attn_implementation: str | None = None, # 'eager', 'sdpa', ...; None: the transformers default
                          sentences: int = 2, # 'frozen': sentence vectors the head reads (1 for a hypothesis-only model)
+                         head_dropout: float = 0.3, # 'frozen': the head's dropout (RoNLI's code: 0.3; 0 hypothesis-only)
                         ) -> nn.Module:
     "A pair classifier for the chosen encoding, with a freshly initialised head."
     from transformers import AutoConfig, AutoModelForSequenceClassification
     if encoding not in ENCODINGS: raise ValueError(f"encoding must be one of {ENCODINGS}, got {encoding!r}")
     if num_labels < 2: raise ValueError(f"num_labels must be at least 2, got {num_labels}")
     if seed is not None: seed_everything(seed)
-    if encoding == "frozen": return PairHead(sentences * hidden_size(name), num_labels)
+    if encoding == "frozen": return PairHead(sentences * hidden_size(name), num_labels, dropout=head_dropout)
     if encoding == "separate": return SeparatePairClassifier(load_encoder(name,
                                                                           attn_implementation=attn_implementation),
                                                              num_labels)
@@ -304,31 +306,60 @@ def hidden_size(name: str) -> int:
     return TINY_CONFIG["hidden_size"] if name == "tiny" else AutoConfig.from_pretrained(resolve_model(name)).hidden_size
 
 # %% ../nbs/03_models.ipynb #fec7ca3a
-_VECTORS: dict = {}  # (model, max_length) -> {sentence: [CLS] vector}
+_VECTORS: dict = {}  # (model, max_length, pooling) -> {sentence: vector}
+SENTENCE_POOLINGS = ("cls", "mean")  # the poolings `sentence_vectors` computes, both from one forward pass
 
 @functools.lru_cache(maxsize=2)
 def _frozen_encoder(name):
     "The encoder (in eval mode) and tokenizer of `name`, loaded once per process."
     return load_encoder(name, seed=0).eval(), load_tokenizer(name)
 
+def checkpoint_pooling(name: str, # model alias, hub id or folder
+                      ) -> str:
+    "The pooling a checkpoint was trained for: 'mean' or 'cls' from its sentence-transformers `modules.json`, else 'cls'."
+    import json
+    if name == "tiny": return "cls"
+    root = Path(resolve_model(name))
+    if not (root / "modules.json").is_file(): return "cls"  # a plain transformers checkpoint (Ro-BERT): its [CLS] state
+    mods = json.loads((root / "modules.json").read_text())
+    pool = [m for m in mods if m.get("type", "").endswith("models.Pooling")]
+    if not pool: return "cls"
+    cfg = json.loads((root / pool[0]["path"] / "config.json").read_text())
+    modes = [k for k in ("cls_token", "mean_tokens", "max_tokens", "mean_sqrt_len_tokens", "weightedmean_tokens", "lasttoken")
+             if cfg.get(f"pooling_mode_{k}")]
+    if modes == ["mean_tokens"]: return "mean"
+    if modes == ["cls_token"]: return "cls"
+    raise ValueError(f"{root / pool[0]['path'] / 'config.json'}: pooling {modes} is not one of {SENTENCE_POOLINGS}; "
+                     "pass pooling= explicitly")
+
+def _last_pooled(enc, tok, texts, max_length, batch_size):
+    "Final-layer [CLS] and mean vectors of `texts`, from one forward pass per batch: {pooling: (N, hidden)}."
+    out = {p: [] for p in SENTENCE_POOLINGS}
+    with torch.inference_mode():
+        for i in range(0, len(texts), batch_size):
+            b = tok(list(texts[i:i + batch_size]), padding=True, truncation=True, max_length=max_length, return_tensors="pt")
+            h = enc(**b.to(next(enc.parameters()).device)).last_hidden_state
+            for p in SENTENCE_POOLINGS: out[p].append(_pool(h, b["attention_mask"], p).cpu().numpy())
+    return {p: np.concatenate(v) for p, v in out.items()}
+
 def sentence_vectors(name: str, # model alias, hub id or folder (`tiny`: seed 0)
                      texts: Sequence[str], # sentences
                      max_length: int = 128, # tokens per sentence
                      batch_size: int = 64, # sentences per forward pass
+                     pooling: str | None = None, # 'cls' or 'mean'; None: the checkpoint's own (`checkpoint_pooling`)
                     ) -> np.ndarray:
-    "Final-layer [CLS] vectors (N, hidden) of a frozen encoder, each distinct sentence computed once per process."
-    cache = _VECTORS.setdefault((name, int(max_length)), {})
-    todo = list(dict.fromkeys(t for t in texts if t not in cache))
+    "Final-layer sentence vectors (N, hidden) of a frozen encoder, each distinct sentence computed once per process."
+    pooling = pooling or checkpoint_pooling(name)
+    if pooling not in SENTENCE_POOLINGS: raise ValueError(f"pooling must be one of {SENTENCE_POOLINGS}, got {pooling!r}")
+    caches = {p: _VECTORS.setdefault((name, int(max_length), p), {}) for p in SENTENCE_POOLINGS}
+    todo = list(dict.fromkeys(t for t in texts if t not in caches[pooling]))
     if todo:
         enc, tok = _frozen_encoder(name)
-        # batches of similar length in word pieces (by characters, 24% of RoNLI's token slots were padding; by word
-        # pieces, 1%)
-        order = np.argsort([len(x) for x in tok(todo, truncation=True, max_length=max_length)["input_ids"]],
-                           kind="stable")
-        vec = hidden_states(enc, tok, [todo[i] for i in order], layers="last", pooling="cls", max_length=max_length,
-                            batch_size=batch_size)[:, 0]
-        cache.update({todo[i]: v for i, v in zip(order, vec)})
-    return np.stack([cache[t] for t in texts]) if len(texts) else np.zeros((0, hidden_size(name)), np.float32)
+        # batches of similar length in word pieces (by characters, 24% of RoNLI's token slots were padding; by word pieces, 1%)
+        order = np.argsort([len(x) for x in tok(todo, truncation=True, max_length=max_length)["input_ids"]], kind="stable")
+        vec = _last_pooled(enc, tok, [todo[i] for i in order], max_length, batch_size)
+        for p in SENTENCE_POOLINGS: caches[p].update({todo[i]: v for i, v in zip(order, vec[p])})
+    return np.stack([caches[pooling][t] for t in texts]) if len(texts) else np.zeros((0, hidden_size(name)), np.float32)
 
 # %% ../nbs/03_models.ipynb #b2de9b7a
 def truncation_report(ds, # a Dataset (or DataFrame) with premise and hypothesis

@@ -20,7 +20,7 @@ from .models import load_tokenizer
 from .training import TrainConfig, Encoded, encode_split, fit, evaluate
 
 # %% auto #0
-__all__ = ['SeedRuns', 'SeedRun', 'seed_run', 'seed_units', 'merge_seeds', 'run_seeds']
+__all__ = ['SeedRuns', 'SeedRun', 'selection_metric', 'seed_run', 'seed_units', 'merge_seeds', 'run_seeds']
 
 # %% ../nbs/04e_seeds.ipynb #9a91f19e
 @dataclass
@@ -54,6 +54,10 @@ class SeedRun:
     record: dict | None = None  # the cache record (`executors.cached_call`): what computed it, whether cached
 
 # %% ../nbs/04e_seeds.ipynb #aac0e2eb
+def selection_metric(cfg: TrainConfig) -> str:
+    "The dev metric that picks the best seed: the early-stopping metric, or macro F1 where that is the dev loss."
+    return "macro_f1" if cfg.metric == "loss" else cfg.metric
+
 def seed_run(tr: Encoded, dv: Encoded | None, te: Encoded, # encoded splits
              cfg: TrainConfig, # the configuration; its seed is replaced by `seed`
              seed: int, # the seed
@@ -70,7 +74,9 @@ def seed_run(tr: Encoded, dv: Encoded | None, te: Encoded, # encoded splits
     prob = torch.softmax(torch.from_numpy(lg), -1).numpy()
     preds = pd.DataFrame({"seed": seed, "id": te.ids, "gold": te.labels, "pred": lg.argmax(1),
                           **{f"prob_{n}": prob[:, i] for i, n in enumerate(te.label_names)}})
-    row = {"seed": seed, f"dev_{cfg.metric}": r.best.get("value", np.nan), **{f"test_{k}": v for k, v in summ.items()},
+    sel = selection_metric(cfg)
+    dev_score = r.best.get("dev", {}).get(sel, r.best.get("value", np.nan))  # the kept checkpoint's
+    row = {"seed": seed, f"dev_{sel}": dev_score, **{f"test_{k}": v for k, v in summ.items()},
            "steps": r.steps, "seconds": r.seconds}
     m = r.model if keep_model else None
     # a CUDA tensor would not unpickle where there is no GPU
@@ -149,7 +155,7 @@ def run_seeds(train, dev, test, # Dataset or Encoded splits (dev drives early st
     if select == "best" and dev is None: raise ValueError("select='best' needs a dev split")
     units = seed_units(train, dev, test, cfg, seeds, batches, model, select == "best", **cache_kw)
     if executor is not None: return merge_seeds(list(run_units(executor, units, desc="seeds").values()), select)
-    runs, best, dev_key = [], None, f"dev_{cfg.metric}"
+    runs, best, dev_key = [], None, f"dev_{selection_metric(cfg)}"
     for call in units.values():  # here: only the best model so far stays in memory, as before units existed
         r = call(); runs.append(r)
         # strictly better: the first of equals stays, as in the merge

@@ -44,13 +44,15 @@ class TrainConfig:
     bf16: bool | None = None  # bf16 autocast; None: where the hardware is fast at it
     attn_implementation: str | None = None  # None: 'eager' on CPU (faster for short pairs), else the default
     group_by_length: bool = True  # length-grouped batches (less padding)
-    metric: str = "macro_f1"  # dev metric for early stopping and model selection
+    metric: str = "macro_f1"  # dev metric for early stopping and the checkpoint kept ('loss': the lowest dev loss, RoNLI's code)
     patience: int | None = None  # evaluations without improvement before stopping (None: never stop early)
     min_steps: int = 0  # no early stop before this step (a curriculum's first half)
     eval_every: int | None = None  # evaluate every N steps (None: after each epoch)
     record: str | None = "train"  # dynamics: 'train' (training forward pass), 'eval' (eval-mode pass per epoch), None
     keep_logits: bool = True  # keep raw logits in the dynamics
     seed: int = 0  # seed of initialisation, batch order and dropout
+    pooling: str | None = None  # 'frozen': 'cls' or 'mean' sentence vectors; None: models.checkpoint_pooling
+    head_dropout: float = 0.3  # 'frozen': the head's dropout (RoNLI's code: 0.3; its hypothesis-only model: 0)
     progress: bool | None = None  # tqdm bar; None: on in an interactive terminal, off under papermill and tests
 
 # %% ../nbs/04a_training.ipynb #b6dfb9b8
@@ -96,7 +98,8 @@ def _encode_frozen(ds, tokenizer, cfg):
     from nlicompendium.models import sentence_vectors
     cols = ["hypothesis"] if cfg.hypothesis_only else ["premise", "hypothesis"]
     texts = {c: list(ds[c]) for c in cols}
-    vec = np.concatenate([sentence_vectors(cfg.model, texts[c], cfg.max_length, cfg.eval_batch_size) for c in cols], 1)
+    vec = np.concatenate([sentence_vectors(cfg.model, texts[c], cfg.max_length, cfg.eval_batch_size, cfg.pooling)
+                          for c in cols], 1)
     lens = sum(np.minimum([len(x) for x in tokenizer(texts[c])["input_ids"]], cfg.max_length) for c in cols)
     return Encoded([{"features": v} for v in vec], np.asarray(ds["label"], dtype=np.int64),
                    np.asarray(ds["id"]).astype(str), np.asarray(lens),
@@ -245,6 +248,7 @@ def _shard(plan, world):
 def _evaluate(model, enc, collator, cfg, device, bf16):
     lg = predict(model, enc, collator, cfg.eval_batch_size, device, bf16)
     summary, _ = classification_report(enc.labels, lg.argmax(1), enc.label_names)
+    summary["loss"] = float(nn.functional.cross_entropy(torch.from_numpy(lg), torch.from_numpy(enc.labels)))  # the mean
     return summary
 
 def _schedule(opt, cfg, steps):
@@ -298,7 +302,7 @@ def fit(train, # training split: a Dataset (id, premise, hypothesis, label) or a
     ch = device_choices(device, cfg); bf16 = ch["bf16"]
     if model is None: model = load_pair_classifier(cfg.model, C, cfg.encoding, seed=cfg.seed,
                                                    attn_implementation=ch["attn_implementation"],
-                                                   sentences=1 if cfg.hypothesis_only else 2)
+                                                   sentences=1 if cfg.hypothesis_only else 2, head_dropout=cfg.head_dropout)
     model = model.to(device)
     opt = torch.optim.AdamW(_param_groups(model, cfg.weight_decay), lr=cfg.lr, fused=ch["fused"])  # one kernel per step
     plan = _shard(batch_plan(len(tr), cfg, tr.lengths, batches), world)
@@ -360,8 +364,9 @@ def eval_step(self: _Loop, step: int, ep: int, train_loss: float) -> bool:
     if self.dv is not None:
         m = _evaluate(self.net, self.dv, self.collator, self.cfg, self.device, self.bf16)
         row.update({f"dev_{k}": v for k, v in m.items()})
-        if self.best is None or m[self.cfg.metric] > self.best["value"]:
-            self.best = {"step": step, "epoch": ep + 1, "metric": self.cfg.metric, "value": m[self.cfg.metric]}
+        lower = self.cfg.metric == "loss"  # a loss improves downwards, every other metric upwards
+        if self.best is None or (m[self.cfg.metric] < self.best["value"] if lower else m[self.cfg.metric] > self.best["value"]):
+            self.best = {"step": step, "epoch": ep + 1, "metric": self.cfg.metric, "value": m[self.cfg.metric], "dev": dict(m)}
             self.best_state = {k: v.detach().clone() for k, v in self.net.state_dict().items()}; self.bad = 0
         else: self.bad += 1
     self.history.append(row)
