@@ -120,16 +120,25 @@ def run_seeds(self: Study,
     return {k: merge_seeds([r for (kk, _), r in done.items() if kk == k], select) for k in jobs}
 
 # %% ../nbs/07_study.ipynb #86ba90f0
-DEVIATION_COLUMNS = ["setting", "paper", "here", "why"]
+DEVIATION_COLUMNS = ["setting", "paper", "official code", "here", "why"]
+_NO_CODE = [c for c in DEVIATION_COLUMNS if c != "official code"]
 
 @patch
 def deviations(self: Study,
-               rows, # (setting, paper, here, why) tuples, or dicts with those keys
+               rows, # (setting, paper, official code, here, why) tuples, or dicts with those keys
                caption: str | None = None, # None: names the run's profile, model and seeds
+               official: str | None = None, # the code column of rows given without one: (setting, paper, here, why)
               ) -> pd.DataFrame:
     "Write the deviations table that ends every paper notebook, and return it."
-    df = pd.DataFrame([r if isinstance(r, dict) else dict(zip(DEVIATION_COLUMNS, r)) for r in rows],
-                      columns=DEVIATION_COLUMNS)
+    recs = []
+    for i, r in enumerate(rows):
+        r = dict(r) if isinstance(r, dict) else dict(zip(DEVIATION_COLUMNS if len(r) == 5 else _NO_CODE, r))
+        if "official code" not in r:
+            if official is None: raise ValueError(f"deviation row {i} ({r.get('setting')!r}) gives no official code's setting: "
+                                                  "pass (setting, paper, official code, here, why), or official= for the table")
+            r["official code"] = official
+        recs.append(r)
+    df = pd.DataFrame(recs, columns=DEVIATION_COLUMNS)
     if df.empty: raise ValueError("no deviations given: list every setting, including those that match the paper ('as "
                                   "in the paper')")
     bad = df.map(lambda v: not isinstance(v, str) or not v.strip())
@@ -137,8 +146,8 @@ def deviations(self: Study,
         i = int(np.flatnonzero(bad.any(axis=1))[0])
         raise ValueError(f"deviation row {i} ({df.iloc[i, 0]!r}) has an empty or non-text "
                          f"{bad.columns[bad.iloc[i]].tolist()}")
-    caption = caption or (f"Deviations from the paper in this run: profile {self.profile.name}, model {self.model}, "
-                          f"seeds {self.seeds}")
+    caption = caption or (f"Deviations from the paper and its official code in this run: profile {self.profile.name}, "
+                          f"model {self.model}, seeds {self.seeds}")
     self.res.table("deviations", df, caption=caption, index=False)
     return df
 
