@@ -17,11 +17,11 @@ from transformers.modeling_outputs import SequenceClassifierOutput
 
 # %% auto #0
 __all__ = ['HUB_MODELS', 'PAPER_MODELS', 'TINY_CONFIG', 'MODEL_WORDS', 'TRUNCATIONS', 'ENCODINGS', 'POOLINGS',
-           'SENTENCE_POOLINGS', 'embedded_path', 'paper_model', 'model_in_words', 'ModelUnavailable', 'resolve_model',
-           'ensure_pad_token', 'load_tokenizer', 'load_encoder', 'tokenize_pairs', 'encode_pairs',
+           'SENTENCE_POOLINGS', 'FEATURES_ENV', 'embedded_path', 'paper_model', 'model_in_words', 'ModelUnavailable',
+           'resolve_model', 'ensure_pad_token', 'load_tokenizer', 'load_encoder', 'tokenize_pairs', 'encode_pairs',
            'SeparatePairClassifier', 'load_pair_classifier', 'hidden_states', 'PairHead', 'hidden_size',
-           'checkpoint_pooling', 'sentence_vectors', 'truncation_report', 'BiLSTMPair', 'embedded_bilstm',
-           'window_logits', 'ScalarMixProbe', 'train_probe']
+           'checkpoint_pooling', 'feature_key', 'sentence_vectors', 'truncation_report', 'BiLSTMPair',
+           'embedded_bilstm', 'window_logits', 'ScalarMixProbe', 'train_probe']
 
 # %% ../nbs/03_models.ipynb #542daf85
 HUB_MODELS = {  # alias -> Hugging Face hub id of the checkpoints the papers fine-tune
@@ -306,8 +306,9 @@ def hidden_size(name: str) -> int:
     return TINY_CONFIG["hidden_size"] if name == "tiny" else AutoConfig.from_pretrained(resolve_model(name)).hidden_size
 
 # %% ../nbs/03_models.ipynb #fec7ca3a
-_VECTORS: dict = {}  # (model, max_length, pooling) -> {sentence: vector}
 SENTENCE_POOLINGS = ("cls", "mean")  # the poolings `sentence_vectors` computes, both from one forward pass
+FEATURES_ENV = "NLIC_FEATURE_CACHE"  # '0': keep sentence vectors in memory only, never on disk
+_VECTORS: dict = {}  # feature-store key -> {sha1 of a sentence: {pooling: vector}}
 
 @functools.lru_cache(maxsize=2)
 def _frozen_encoder(name):
@@ -342,24 +343,68 @@ def _last_pooled(enc, tok, texts, max_length, batch_size):
             for p in SENTENCE_POOLINGS: out[p].append(_pool(h, b["attention_mask"], p).cpu().numpy())
     return {p: np.concatenate(v) for p, v in out.items()}
 
+# %% ../nbs/03_models.ipynb #100f0f17
+@functools.lru_cache(maxsize=8)
+def _model_fingerprint(name: str) -> str:
+    "SHA-256 over a checkpoint's files (`tiny`: its config and seed), for the feature store's key."
+    import hashlib, json
+    from nlicompendium.core import sha256_file
+    if name == "tiny": return hashlib.sha256(json.dumps({"tiny": TINY_CONFIG, "seed": 0}, sort_keys=True).encode()).hexdigest()
+    root, h = Path(resolve_model(name)), hashlib.sha256()
+    for f in sorted(p for p in root.rglob("*") if p.is_file() and not p.name.startswith(".")):
+        h.update(f.relative_to(root).as_posix().encode()); h.update(sha256_file(f).encode())
+    return h.hexdigest()
+
+def feature_key(name: str, # model alias, hub id or folder
+                max_length: int, # tokens per sentence
+               ) -> str:
+    "The feature store's key of `name`'s sentence vectors at `max_length`: model files, token limit, code, torch and CPU kernels."
+    import hashlib, inspect, json
+    from nlicompendium.core import get_device
+    spec = {"model": _model_fingerprint(name), "max_length": int(max_length), "poolings": SENTENCE_POOLINGS,
+            "code": hashlib.sha256((inspect.getsource(_last_pooled) + inspect.getsource(_pool)).encode()).hexdigest(),
+            "torch": torch.__version__, "kernels": torch.backends.cpu.get_cpu_capability(), "device": get_device().type}
+    return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:20]
+
+def _store(key: str, disk: bool) -> dict:
+    "The vectors under `key`: in memory, filled from the disk shards on first use."
+    from nlicompendium.core import cache_dir
+    if key not in _VECTORS:
+        mem = _VECTORS[key] = {}
+        for f in sorted((cache_dir() / "features" / key).glob("shard-*.npz")) if disk else ():
+            with np.load(f) as z:
+                mem.update({s: {p: z[p][i] for p in SENTENCE_POOLINGS} for i, s in enumerate(z["sha"].tolist())})
+    return _VECTORS[key]
+
+def _sha(text: str) -> str:
+    import hashlib
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
 def sentence_vectors(name: str, # model alias, hub id or folder (`tiny`: seed 0)
                      texts: Sequence[str], # sentences
                      max_length: int = 128, # tokens per sentence
                      batch_size: int = 64, # sentences per forward pass
                      pooling: str | None = None, # 'cls' or 'mean'; None: the checkpoint's own (`checkpoint_pooling`)
                     ) -> np.ndarray:
-    "Final-layer sentence vectors (N, hidden) of a frozen encoder, each distinct sentence computed once per process."
+    "Final-layer sentence vectors (N, hidden) of a frozen encoder, each distinct sentence computed once (feature store)."
+    from nlicompendium.core import atomic_write, cache_dir
     pooling = pooling or checkpoint_pooling(name)
     if pooling not in SENTENCE_POOLINGS: raise ValueError(f"pooling must be one of {SENTENCE_POOLINGS}, got {pooling!r}")
-    caches = {p: _VECTORS.setdefault((name, int(max_length), p), {}) for p in SENTENCE_POOLINGS}
-    todo = list(dict.fromkeys(t for t in texts if t not in caches[pooling]))
+    disk = os.environ.get(FEATURES_ENV, "1") != "0"
+    key = feature_key(name, max_length); mem = _store(key, disk)
+    shas = [_sha(t) for t in texts]
+    todo = list(dict.fromkeys(t for t, s in zip(texts, shas) if s not in mem))
     if todo:
         enc, tok = _frozen_encoder(name)
         # batches of similar length in word pieces (by characters, 24% of RoNLI's token slots were padding; by word pieces, 1%)
         order = np.argsort([len(x) for x in tok(todo, truncation=True, max_length=max_length)["input_ids"]], kind="stable")
         vec = _last_pooled(enc, tok, [todo[i] for i in order], max_length, batch_size)
-        for p in SENTENCE_POOLINGS: caches[p].update({todo[i]: v for i, v in zip(order, vec[p])})
-    return np.stack([caches[pooling][t] for t in texts]) if len(texts) else np.zeros((0, hidden_size(name)), np.float32)
+        new = [_sha(todo[i]) for i in order]
+        mem.update({s: {p: vec[p][j] for p in SENTENCE_POOLINGS} for j, s in enumerate(new)})
+        if disk:
+            with atomic_write(cache_dir() / "features" / key / f"shard-{new[0][:12]}-{len(new)}.npz", "wb") as f:
+                np.savez(f, sha=np.array(new), **vec)
+    return np.stack([mem[s][pooling] for s in shas]) if len(texts) else np.zeros((0, hidden_size(name)), np.float32)
 
 # %% ../nbs/03_models.ipynb #b2de9b7a
 def truncation_report(ds, # a Dataset (or DataFrame) with premise and hypothesis
