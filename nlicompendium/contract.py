@@ -21,7 +21,8 @@ log = logging.getLogger(__name__)
 
 # %% auto #0
 __all__ = ['log', 'DataFileNotFound', 'sources', 'resolve_file', 'resolve_gzipped', 'read_json_records', 'read_table',
-           'map_labels', 'check_pairs', 'to_dataset', 'LoadReport', 'finish_load', 'optional_file', 'toy_pairs']
+           'require_fields', 'map_labels', 'check_pairs', 'to_dataset', 'LoadReport', 'finish_load', 'optional_file',
+           'toy_pairs']
 
 # %% ../nbs/01_contract.ipynb #1c7bed01
 class DataFileNotFound(NLIDataError, FileNotFoundError):
@@ -134,6 +135,19 @@ def read_table(path: str | Path, # CSV or TSV file with a header row
             other = "\\t" if sep == "," else ","
             hint = f"; only one column was found, so the file is probably not {sep!r}-delimited (try {other!r})"
         raise NLIDataError(path, f"missing column(s) {missing}; found {list(df.columns)[:8]}{hint}")
+    return df
+
+# %% ../nbs/01_contract.ipynb #8c2e4f01
+def require_fields(df: pd.DataFrame, # rows read from `path`
+                   fields: Sequence[str], # fields every row must have
+                   path: str | Path, # the file (or Hub split), for messages
+                  ) -> pd.DataFrame:
+    "Fail naming the first required field missing from the file, or from one record (a JSON object may lack a key)."
+    miss = [c for c in fields if c not in df.columns]
+    if miss: raise NLIDataError(path, f"missing field(s) {miss}; found {list(df.columns)}")
+    for c in fields:
+        if (null := df[c].isna().to_numpy()).any():
+            raise NLIDataError(path, f"missing field {c!r}", row=int(np.flatnonzero(null)[0]) + 1)
     return df
 
 # %% ../nbs/01_contract.ipynb #c7a76293
