@@ -4,7 +4,7 @@
 
 # %% ../nbs/01_contract.ipynb #55a9dccd
 from __future__ import annotations
-import json, logging, os, re, shutil, urllib.error, urllib.request
+import gzip, json, logging, os, re, shutil, urllib.error, urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -20,8 +20,9 @@ from .core import cache_dir, data_root, sha256_file, atomic_write, NLIDataError
 log = logging.getLogger(__name__)
 
 # %% auto #0
-__all__ = ['log', 'DataFileNotFound', 'sources', 'resolve_file', 'read_json_records', 'read_table', 'map_labels', 'check_pairs',
-           'to_dataset', 'LoadReport', 'finish_load', 'optional_file', 'toy_pairs']
+__all__ = ['log', 'DataFileNotFound', 'sources', 'resolve_file', 'resolve_gzipped', 'read_json_records', 'read_table',
+           'require_fields', 'map_labels', 'check_pairs', 'to_dataset', 'LoadReport', 'finish_load', 'optional_file',
+           'toy_pairs']
 
 # %% ../nbs/01_contract.ipynb #1c7bed01
 class DataFileNotFound(NLIDataError, FileNotFoundError):
@@ -71,6 +72,26 @@ def resolve_file(dataset: str, # folder name of the data set, e.g. 'ronli'
     raise DataFileNotFound(Path(dataset) / name, "not found; looked in " + "; ".join(tried) +
                            f". Put the file in <data_dir>/{dataset}/ or set NLIC_DATA_DIR.")
 
+# %% ../nbs/01_contract.ipynb #7d1f0a2c
+def resolve_gzipped(dataset: str, # folder name, e.g. 'fasttext'
+                    name: str, # the uncompressed file's name, e.g. 'cc.ro.300.bin'
+                    data_dir: str | Path | None = None, # explicit data folder
+                    download: bool | None = None, # allow downloading `<name>.gz` (default: unless NLIC_OFFLINE)
+                   ) -> Path:
+    "`name` from the data folder or cache, else `<name>.gz` (data folder, cache, download) decompressed into the cache."
+    try: return resolve_file(dataset, name, data_dir, download=False)
+    except DataFileNotFound as e: plain = e
+    try: gz = resolve_file(dataset, name + ".gz", data_dir, download)
+    except DataFileNotFound as e:
+        raise DataFileNotFound(Path(dataset) / name, f"{plain.msg.split('. Put')[0]}; nor its .gz: {e.msg}") from None
+    dest = cache_dir() / dataset / name
+    log.warning("%s: decompressing %s into %s, once (later runs read the decompressed copy)", name, gz, dest)
+    try:
+        with gzip.open(gz, "rb") as src, atomic_write(dest, "wb") as out: shutil.copyfileobj(src, out, 1 << 20)
+    except (OSError, EOFError) as e:  # gzip.BadGzipFile is an OSError; a truncated file ends in EOFError
+        raise NLIDataError(gz, f"cannot decompress ({type(e).__name__}: {e}); nothing was written to {dest}") from None
+    return dest
+
 # %% ../nbs/01_contract.ipynb #593c2747
 def read_json_records(path: str | Path, # a JSON array of objects, or JSON Lines
                      ) -> pd.DataFrame:
@@ -114,6 +135,19 @@ def read_table(path: str | Path, # CSV or TSV file with a header row
             other = "\\t" if sep == "," else ","
             hint = f"; only one column was found, so the file is probably not {sep!r}-delimited (try {other!r})"
         raise NLIDataError(path, f"missing column(s) {missing}; found {list(df.columns)[:8]}{hint}")
+    return df
+
+# %% ../nbs/01_contract.ipynb #8c2e4f01
+def require_fields(df: pd.DataFrame, # rows read from `path`
+                   fields: Sequence[str], # fields every row must have
+                   path: str | Path, # the file (or Hub split), for messages
+                  ) -> pd.DataFrame:
+    "Fail naming the first required field missing from the file, or from one record (a JSON object may lack a key)."
+    miss = [c for c in fields if c not in df.columns]
+    if miss: raise NLIDataError(path, f"missing field(s) {miss}; found {list(df.columns)}")
+    for c in fields:
+        if (null := df[c].isna().to_numpy()).any():
+            raise NLIDataError(path, f"missing field {c!r}", row=int(np.flatnonzero(null)[0]) + 1)
     return df
 
 # %% ../nbs/01_contract.ipynb #c7a76293
@@ -169,13 +203,15 @@ def check_pairs(df: pd.DataFrame, # columns id, premise, hypothesis, label (stri
 def to_dataset(df: pd.DataFrame, # validated rows
                label_names: Sequence[str], # ClassLabel names
                extra: Mapping[str, datasets.features.FeatureType] | None = None, # features of the extra columns
+               source: str | Path | None = None, # where the rows came from, for messages
               ) -> Dataset:
     "A `datasets.Dataset` with `id`, `premise`, `hypothesis`, `label` (ClassLabel) and typed extra columns."
     feats = {"id": Value("string"), "premise": Value("string"), "hypothesis": Value("string"),
              "label": ClassLabel(names=list(label_names)), **(extra or {})}
-    cols = [c for c in feats if c in df.columns]
-    return Dataset.from_pandas(df[cols].astype({"id": str}).reset_index(drop=True),
-                               features=Features({c: feats[c] for c in cols}), preserve_index=False)
+    missing = [c for c in feats if c not in df.columns]  # a declared feature is never dropped silently
+    if missing: raise NLIDataError(source or "<rows>", f"missing field(s) {missing}; found {list(df.columns)}")
+    return Dataset.from_pandas(df[list(feats)].astype({"id": str}).reset_index(drop=True),
+                               features=Features(feats), preserve_index=False)
 
 # %% ../nbs/01_contract.ipynb #e6071209
 @dataclass
@@ -186,10 +222,18 @@ class LoadReport:
     kept: dict = field(default_factory=dict)  # split -> rows
     excluded: dict = field(default_factory=dict)  # reason -> count
     notes: list = field(default_factory=list)  # anything a user should know
+    rows_read: dict = field(default_factory=dict)  # file (or Hub split) -> data rows read
+    renamed: dict = field(default_factory=dict)  # upstream field -> the column it became
 
     def add_file(self, p): self.files[str(p)] = sha256_file(p); return p
+    def read(self, p, rows: int, *notes: str):
+        "Record the data rows read from `p` and notes about it (each prefixed with its name)."
+        key = p.name if isinstance(p, Path) else str(p)
+        self.rows_read[key] = rows; self.notes += [f"{key}: {n}" for n in notes if n]
     def __repr__(self):
         lines = [f"{self.dataset}: " + ", ".join(f"{k}={v:,}" for k, v in self.kept.items())]
+        lines += [f"  read {v:,} rows: {k}" for k, v in self.rows_read.items()]
+        if self.renamed: lines.append("  renamed: " + ", ".join(f"{k} -> {v}" for k, v in self.renamed.items()))
         lines += [f"  excluded {v:,}: {k}" for k, v in self.excluded.items()] + [f"  note: {n}" for n in self.notes]
         return "\n".join(lines)
 

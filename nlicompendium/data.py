@@ -15,28 +15,31 @@ from datasets import ClassLabel, Dataset, DatasetDict, Features, Sequence as HFS
 
 from .core import atomic_write, NLIDataError
 from .contract import (DataFileNotFound, LoadReport, check_pairs, finish_load, map_labels, optional_file,
-                                   read_json_records, read_table, resolve_file, to_dataset)
+                                   read_json_records, read_table, require_fields, resolve_file, resolve_gzipped,
+                                   to_dataset)
 
 log = logging.getLogger(__name__)
 
 # %% auto #0
-__all__ = ['log', 'RONLI_LABELS', 'SCINLI_LABELS', 'MSCINLI_DOMAIN_TRAIN', 'MSCINLI_HUB', 'MSCINLI_DOMAINS', 'MNLI_LABELS',
-           'TAXINLI_CATEGORIES', 'TAXINLI_NEUTRAL_FEATURES', 'TAXINLI_SYSTEMS', 'CB_LABELS', 'CB_PAPER_SPLIT',
-           'CODEMIXED_LABELS', 'GLUECOS_HEADERS', 'HINGLID_TAGS', 'DATASETS', 'load_ronli', 'id_split', 'pair_key',
-           'drop_test_pairs', 'load_ronli_distant', 'downsample_balanced', 'load_scinli', 'load_mscinli',
-           'write_mscinli_sample', 'drop_duplicate_pairs', 'load_taxinli', 'cb_recast_label', 'stratified_split',
-           'load_cb', 'parse_turns', 'load_codemixed', 'write_gluecos_nli_sample', 'load_hinglid', 'load']
+__all__ = ['log', 'RONLI_LABELS', 'SCINLI_LABELS', 'MSCINLI_DOMAIN_TRAIN', 'MSCINLI_HUB', 'MSCINLI_DOMAINS',
+           'MSCINLI_DOMAIN_FIELDS', 'MNLI_LABELS', 'TAXINLI_CATEGORIES', 'TAXINLI_NEUTRAL_FEATURES', 'TAXINLI_SYSTEMS',
+           'CB_LABELS', 'CB_PAPER_SPLIT', 'CODEMIXED_LABELS', 'GLUECOS_HEADERS', 'GLUECOS_FOLDERS', 'GLUECOS_FILES',
+           'HINGLID_TAGS', 'FASTTEXT_RO', 'DATASETS', 'load_ronli', 'id_split', 'pair_key', 'drop_test_pairs',
+           'load_ronli_distant', 'downsample_balanced', 'load_scinli', 'load_mscinli', 'write_mscinli_sample',
+           'drop_duplicate_pairs', 'load_taxinli', 'cb_recast_label', 'stratified_split', 'load_cb', 'parse_turns',
+           'load_codemixed', 'gluecos_premise', 'write_gluecos_nli_sample', 'load_hinglid', 'fasttext_file', 'load']
 
 # %% ../nbs/01a_data.ipynb #a2db9973
 RONLI_LABELS = ["contrastive", "entailment", "reasoning", "neutral"]
 _RONLI_MAP = {0: "contrastive", 1: "entailment", 2: "reasoning", 3: "neutral", "causal": "reasoning"}
+_RONLI_FIELDS = {"guid": "id", "sentence1": "premise", "sentence2": "hypothesis"}
 
 def _ronli_file(path, report, label_col="label", extra=None):
+    "One RoNLI JSON file: an array of objects with guid, sentence1, sentence2 and an integer label."
     df = read_json_records(report.add_file(path))
-    need = ["guid", "sentence1", "sentence2", label_col] + list(extra or {})
-    miss = [c for c in need if c not in df.columns]
-    if miss: raise NLIDataError(path, f"missing field(s) {miss}; found {list(df.columns)}")
-    out = df.rename(columns={"guid": "id", "sentence1": "premise", "sentence2": "hypothesis", label_col: "label"})
+    require_fields(df, ["guid", "sentence1", "sentence2", label_col] + list(extra or {}), path)
+    report.read(path, len(df)); report.renamed.update(_RONLI_FIELDS)
+    out = df.rename(columns={**_RONLI_FIELDS, label_col: "label"})
     return check_pairs(out, path, RONLI_LABELS, _RONLI_MAP)
 
 def load_ronli(data_dir: str | Path | None = None, # folder holding ronli/*.json
@@ -46,7 +49,7 @@ def load_ronli(data_dir: str | Path | None = None, # folder holding ronli/*.json
     dfs = {s: _ronli_file(resolve_file("ronli", f"{s}.json", data_dir), rep) for s in ("validation", "test")}
     if (p := optional_file("ronli", "train.json", data_dir, rep)) is not None:
         dfs = {"train": drop_test_pairs(_ronli_file(p, rep), dfs["test"], "train", rep), **dfs}
-    return finish_load({s: to_dataset(d, RONLI_LABELS) for s, d in dfs.items()}, rep)
+    return finish_load({s: to_dataset(d, RONLI_LABELS, source=f"ronli/{s}.json") for s, d in dfs.items()}, rep)
 
 # %% ../nbs/01a_data.ipynb #4cb8c8a8
 def id_split(ids: Iterable[str], # example ids
@@ -89,6 +92,7 @@ def load_ronli_distant(data_dir: str | Path | None = None, # folder holding ronl
     p = resolve_file("ronli", "validation_auto_vs_manual.json", data_dir)
     df = _ronli_file(p, rep, extra={"corrected_label": None})
     df["manual_label"] = map_labels(df["corrected_label"], p, RONLI_LABELS, _RONLI_MAP, ids=list(df["id"]))
+    rep.renamed["corrected_label"] = "manual_label"; rep.renamed["label"] = "auto_label (and label, in train)"
     df["auto_label"] = df["label"]
     held = id_split(df["id"], dev_fraction)
     extra = {"manual_label": ClassLabel(names=RONLI_LABELS), "auto_label": ClassLabel(names=RONLI_LABELS)}
@@ -109,14 +113,19 @@ def load_ronli_distant(data_dir: str | Path | None = None, # folder holding ronl
 # %% ../nbs/01a_data.ipynb #a669a56c
 SCINLI_LABELS = ["contrasting", "reasoning", "entailment", "neutral"]
 
-def _sci_file(path, report, sep=",", extra_cols=()):
-    df = read_table(report.add_file(path), sep,
-                    ["id", "sentence1", "sentence2", "label", *extra_cols]) if path.suffix in (".csv", ".tsv") \
-        else read_json_records(report.add_file(path))
-    miss = [c for c in ["id", "sentence1", "sentence2", "label", *extra_cols] if c not in df.columns]
-    if miss: raise NLIDataError(path, f"missing field(s) {miss}; found {list(df.columns)}")
-    df = df.rename(columns={"sentence1": "premise", "sentence2": "hypothesis"})
-    return check_pairs(df, path, SCINLI_LABELS)
+_SCI_FIELDS = {"sentence1": "premise", "sentence2": "hypothesis"}
+
+def _sci_file(path, report, sep=","):
+    "A SciNLI or MSciNLI file (CSV/TSV or JSON Lines) with sentence1, sentence2, label, and id where the file has one."
+    need = ["sentence1", "sentence2", "label"]
+    tabular = path.suffix in (".csv", ".tsv")
+    df = read_table(report.add_file(path), sep, need) if tabular else read_json_records(report.add_file(path))
+    require_fields(df, need, path)
+    derived = "id" not in df.columns
+    if derived: df["id"] = [f"{path.stem}_{i}" for i in range(len(df))]  # the release's scheme: dev_0, dev_1, ...
+    report.read(path, len(df), f"no 'id' field: ids derived as '{path.stem}_<0-based data row>'" if derived else "")
+    report.renamed.update(_SCI_FIELDS)
+    return check_pairs(df.rename(columns=_SCI_FIELDS), path, SCINLI_LABELS)
 
 MSCINLI_DOMAIN_TRAIN = 25_464  # MSciNLI Table 2: training pairs per domain (balanced over the 4 classes)
 
@@ -156,32 +165,61 @@ def load_scinli(data_dir: str | Path | None = None, # folder holding scinli/
 
 # %% ../nbs/01a_data.ipynb #3ed1d856
 MSCINLI_HUB = "sadat2307/MSciNLI"
+MSCINLI_DOMAINS = ["Hardware", "Networks", "Software & its Engineering", "Security & Privacy", "NeurIPS"]
+MSCINLI_DOMAIN_FIELDS = ("domain", "Domain", "genre")  # names taken for the domain field, in this order
 
-def _mscinli_hub(local_error: Exception) -> DatasetDict:
+def _mscinli_domain(df, source, rep, domain_field=None):
+    "Name the domain field `domain`: `domain_field` when given, else the first of `MSCINLI_DOMAIN_FIELDS` present."
+    names = (domain_field,) if domain_field else MSCINLI_DOMAIN_FIELDS
+    got = next((n for n in names if n in df.columns), None)
+    if got is None: raise NLIDataError(source, f"missing field 'domain' (looked for {list(names)}); found "
+                                               f"{list(df.columns)}. Name it with load_mscinli(domain_field=...)")
+    if got == "domain": return df
+    rep.renamed[got] = "domain"
+    return df.drop(columns="domain", errors="ignore").rename(columns={got: "domain"})
+
+def _domains_note(df, name, rep):
+    unknown = sorted(set(df["domain"]) - set(MSCINLI_DOMAINS))
+    if unknown: rep.notes.append(f"{name}: domains outside the paper's five: {unknown}")
+
+# %% ../nbs/01a_data.ipynb #3ed1d857
+def _mscinli_from_hub(hub: DatasetDict, # what `datasets.load_dataset(MSCINLI_HUB)` returns
+                      domain_field: str | None = None, # the domain field's name, if not one of MSCINLI_DOMAIN_FIELDS
+                     ) -> DatasetDict:
+    "MSciNLI from the Hub copy as `datasets` returns it: label names or a ClassLabel, the domain field, ids if present."
+    rep, splits = LoadReport("mscinli"), {}
+    rep.files[f"hf://datasets/{MSCINLI_HUB}"] = "hub"
+    for split, names in (("train", ("train",)), ("validation", ("validation", "dev")), ("test", ("test",))):
+        name = next((n for n in names if n in hub), None)
+        src = f"the Hub copy {MSCINLI_HUB} ({name or split})"
+        if name is None: raise NLIDataError(src, f"no {split} split; the Hub copy has {list(hub)}")
+        df, feat = hub[name].to_pandas(), hub[name].features.get("label")
+        require_fields(df, ["sentence1", "sentence2", "label"], src)
+        if hasattr(feat, "names"): df["label"] = [feat.names[i] if i >= 0 else None for i in df["label"]]
+        df = _mscinli_domain(df, src, rep, domain_field)
+        derived = "id" not in df.columns
+        if derived: df["id"] = [f"{split}-{i}" for i in range(len(df))]
+        rep.read(f"{MSCINLI_HUB} {name}", len(df),
+                 f"no 'id' field: ids derived as '{split}-<0-based row>'" if derived else "",
+                 f"label is a ClassLabel: its ids read as the names {feat.names}" if hasattr(feat, "names") else "")
+        rep.renamed.update(_SCI_FIELDS)
+        checked = check_pairs(df.rename(columns=_SCI_FIELDS), src, SCINLI_LABELS)
+        _domains_note(checked, f"{MSCINLI_HUB} {name}", rep)
+        splits[split] = to_dataset(checked, SCINLI_LABELS, {"domain": Value("string")}, source=src)
+    return finish_load(splits, rep)
+
+def _mscinli_hub(local_error: Exception, domain_field: str | None = None) -> DatasetDict:
     "MSciNLI from the Hugging Face Hub with `datasets`; offline, an error that says where the release is expected."
     if os.environ.get("NLIC_OFFLINE") or os.environ.get("HF_HUB_OFFLINE") == "1":
         raise DataFileNotFound(Path("mscinli"), f"{local_error.msg}; the Hub copy ({MSCINLI_HUB}) is not tried offline "
                                "(NLIC_OFFLINE or HF_HUB_OFFLINE is set)") from None
-    hub, rep, splits = datasets.load_dataset(MSCINLI_HUB), LoadReport("mscinli"), {}
-    rep.files[f"hf://datasets/{MSCINLI_HUB}"] = "hub"
-    for split, names in (("train", ("train",)), ("validation", ("validation", "dev")), ("test", ("test",))):
-        name = next((n for n in names if n in hub), None)
-        if name is None: raise NLIDataError(f"hf://datasets/{MSCINLI_HUB}",
-                                            f"no {split} split; the Hub copy has {list(hub)}")
-        df, feat = hub[name].to_pandas(), hub[name].features.get("label")
-        if hasattr(feat, "names"): df["label"] = [feat.names[i] for i in df["label"]]
-        df = df.rename(columns={"sentence1": "premise", "sentence2": "hypothesis"})
-        if "id" not in df: df["id"] = [f"{split}-{i}" for i in range(len(df))]
-        checked = check_pairs(df, f"hf://datasets/{MSCINLI_HUB} ({name})", SCINLI_LABELS)
-        splits[split] = to_dataset(checked, SCINLI_LABELS, {"domain": Value("string")})
-    return finish_load(splits, rep)
+    return _mscinli_from_hub(datasets.load_dataset(MSCINLI_HUB), domain_field)
 
 # %% ../nbs/01a_data.ipynb #1f779f59
-MSCINLI_DOMAINS = ["Hardware", "Networks", "Software & its Engineering", "Security & Privacy", "NeurIPS"]
-
 def load_mscinli(data_dir: str | Path | None = None, # folder holding mscinli/{train,dev,test}.jsonl (or .csv)
+                 domain_field: str | None = None, # the domain field's name, if not one of MSCINLI_DOMAIN_FIELDS
                 ) -> DatasetDict:
-    "MSciNLI: train, validation and test of the official release, with a `domain` column."
+    "MSciNLI: train, validation and test of the official release (or the Hub copy), with a `domain` column."
     rep = LoadReport("mscinli"); splits = {}
     for split, stem in (("train", "train"), ("validation", "dev"), ("test", "test")):
         path = None
@@ -190,29 +228,32 @@ def load_mscinli(data_dir: str | Path | None = None, # folder holding mscinli/{t
             except DataFileNotFound as e: err = e
         if path is None:
             # no local release: the Hugging Face Hub, where it can be reached
-            if split == "train": return _mscinli_hub(err)
+            if split == "train": return _mscinli_hub(err, domain_field)
             raise err
-        df = _sci_file(path, rep, extra_cols=("domain",))
-        unknown = sorted(set(df["domain"]) - set(MSCINLI_DOMAINS))
-        if unknown: rep.notes.append(f"{path.name}: domains outside the paper's five: {unknown}")
-        splits[split] = to_dataset(df, SCINLI_LABELS, {"domain": Value("string")})
+        df = _mscinli_domain(_sci_file(path, rep), path, rep, domain_field)
+        _domains_note(df, path.name, rep)
+        splits[split] = to_dataset(df, SCINLI_LABELS, {"domain": Value("string")}, source=path)
     return finish_load(splits, rep)
 
 # %% ../nbs/01a_data.ipynb #4abd0495
 def write_mscinli_sample(out_dir: str | Path, # folder to create `mscinli/` in
                          per_cell: int = 2, # examples per (domain, label) in each split
+                         fmt: str = "jsonl", # 'jsonl' (one JSON object per line) or 'csv' (pandas' to_csv)
+                         domain_field: str | None = "domain", # the domain field's name (None: no domain field)
+                         ids: bool = True, # write an `id` field
                         ) -> Path:
-    "Write train/dev/test JSON Lines in MSciNLI's format with project-made pairs; returns the data folder."
+    "Write train/dev/test in MSciNLI's layout (JSON Lines or CSV) with project-made pairs; returns the data folder."
     d = Path(out_dir) / "mscinli"; d.mkdir(parents=True, exist_ok=True)
     for stem in ("train", "dev", "test"):
-        with atomic_write(d / f"{stem}.jsonl") as f:
-            for di, dom in enumerate(MSCINLI_DOMAINS):
-                for lab in SCINLI_LABELS:
-                    for k in range(per_cell):
-                        f.write(json.dumps({"id": f"{stem}_{di}_{lab}_{k}",
-                                            "sentence1": f"In {dom}, systems of kind {k} were measured.",
-                                            "sentence2": f"the {lab} relation holds for kind {k}.", "label": lab,
-                                            "domain": dom}) + "\n")
+        recs = [{"id": f"{stem}_{di}_{lab}_{k}", "sentence1": f'In {dom}, systems of kind {k} were "measured".',
+                 "sentence2": f"the {lab} relation holds for kind {k}.", "label": lab, "domain": dom}
+                for di, dom in enumerate(MSCINLI_DOMAINS) for lab in SCINLI_LABELS for k in range(per_cell)]
+        recs = [{(domain_field if f == "domain" else f): v for f, v in r.items()
+                 if (ids or f != "id") and (domain_field or f != "domain")} for r in recs]
+        with atomic_write(d / f"{stem}.{fmt}") as f:
+            if fmt == "jsonl": f.write("".join(json.dumps(r) + "\n" for r in recs))
+            elif fmt == "csv": pd.DataFrame(recs).to_csv(f, index=False)
+            else: raise ValueError(f"fmt is 'jsonl' or 'csv', not {fmt!r}")
     return Path(out_dir)
 
 # %% ../nbs/01a_data.ipynb #b093c84b
@@ -252,6 +293,7 @@ def _taxinli_file(path, rep, extra_cols):
     df = read_table(rep.add_file(path), "\t",
                     ["prem", "hyp", "label", "pairID", "genre", *TAXINLI_CATEGORIES, *extra_cols])
     df = df.rename(columns={"prem": "premise", "hyp": "hypothesis"})
+    rep.read(path, len(df)); rep.renamed.update({"prem": "premise", "hyp": "hypothesis", "pairID": "id (and pairID)"})
     df["id"] = _unique_ids(df["pairID"])
     if (n := (df["id"] != df["pairID"]).sum()): rep.notes.append(f"{path.name}: {n} repeated pairID(s) suffixed with "
                                                                  f"'#2'")
@@ -343,6 +385,9 @@ def stratified_split(labels: Sequence[str], # one label per item
 def _cb_items(path, rep):
     df = read_table(rep.add_file(path), ",",
                     ["uID", "Verb", "Embedding", "Context", "Target", "Prompt", "genre", "factive", "Mean", "Reponses"])
+    rep.read(path, len(df))
+    rep.renamed.update({"uID": "id", "Context + ' ' + Target": "premise", "Prompt": "hypothesis",
+                        "Reponses": "responses (label: the 80% rule)"})
     rows = []
     for i, r in enumerate(df.itertuples(index=False), 1):
         try: resp = [int(x) for x in str(r.Reponses).split(",")]
@@ -420,10 +465,16 @@ GLUECOS_HEADERS = {"train": ["Premise", "Hypothesis", "Label"],  # the first lin
 def _codemixed_frame(path, rep, test=False):
     raw = path.read_text(encoding="utf-8").splitlines()
     head = GLUECOS_HEADERS["test" if test else "train"]
-    if raw and raw[0].split("\t")[:len(head)] == head: raw = raw[1:]  # GLUECoS's header line: not a pair
-    rows, need = [], "the XNLI test layout (>= 8 tab-separated fields)" if test else "3 tab-separated fields"
+    first = raw[0].split("\t") if raw else []
+    header = first[:1] == head[:1] and (not test or first[1:2] == ["Label"])  # GLUECoS's header line: not a pair
+    if header:
+        miss = [h for i, h in enumerate(head) if h and first[i:i + 1] != [h]]
+        if miss: raise NLIDataError(path, f"header line lacks field(s) {miss} (GLUECoS writes {head}); found {first}")
+        raw = raw[1:]
+    rows, blank = [], 0
+    need = "the XNLI test layout (>= 8 tab-separated fields)" if test else "3 tab-separated fields"
     for i, line in enumerate(raw, 1):  # i: the data row, header not counted
-        if not line.strip(): continue
+        if not line.strip(): blank += 1; continue
         f = line.split("\t")
         if (len(f) < 8) if test else (len(f) != 3):
             raise NLIDataError(path, f"expected {need} (premise, hypothesis, label), found {len(f)}", row=i)
@@ -432,21 +483,41 @@ def _codemixed_frame(path, rep, test=False):
         rows.append({"id": f"{path.stem}-{i}", "premise": "\n".join(f"{t['speaker']}: {t['utterance']}" for t in turns),
                      "hypothesis": hyp.strip(), "label": lab, "turns": turns, "row": i})
     rep.add_file(path)
+    rep.read(path, len(rows), "1 header line skipped" if header else "no header line",
+             f"{blank} blank line(s) skipped" if blank else "", f"ids derived as '{path.stem}-<data row>'",
+             "labels hidden upstream (GLUECoS writes 'entailment' for every test pair): stored as -1" if test else "")
+    rep.renamed.update({"Premise": "premise (one 'SPEAKER: utterance' line per turn) and turns",
+                        "Hypothesis": "hypothesis", "Label": "label"})
     df = pd.DataFrame(rows)
     return check_pairs(df, path, CODEMIXED_LABELS, _CODEMIXED_MAP, row_of=df["row"] if len(df) else None,
                        allow_missing_label=test)
 
 # %% ../nbs/01a_data.ipynb #b3feae8f
-def load_codemixed(data_dir: str | Path | None = None, # folder holding codemixed/ (GLUECoS's processed NLI_EN_HI)
+GLUECOS_FOLDERS = ("NLI_EN_HI", "codemixed")  # preprocess_nli_en_hi.py:107's folder, then this project's first name
+GLUECOS_FILES = {"train": "XNLI-MT-1.0/multinli/multinli.train.en.tsv", "test": "XNLI-1.0/xnli.test.tsv"}
+
+def _gluecos_file(split, data_dir, folders=GLUECOS_FOLDERS):
+    "A GLUECoS NLI_EN_HI file and the folder it was found in, trying each folder name in turn."
+    tried = []
+    for folder in folders:
+        try: return resolve_file(folder, GLUECOS_FILES[split], data_dir), folder
+        except DataFileNotFound as e: tried.append(e.msg.split(". Put")[0].removeprefix("not found; looked in "))
+    raise DataFileNotFound(Path(folders[0]) / GLUECOS_FILES[split],
+                           f"not found; looked in {'; '.join(tried)}. Put GLUECoS's processed NLI_EN_HI folder in "
+                           "<data_dir>/ (or make data_dir its Data/Processed_Data)")
+
+def load_codemixed(data_dir: str | Path | None = None, # folder holding NLI_EN_HI/ (or codemixed/), as GLUECoS writes it
                   ) -> DatasetDict:
     "Code-mixed Hindi-English conversational NLI in GLUECoS's processed layout: train, and test with hidden labels."
     rep = LoadReport("codemixed")
     extra = {"turns": [{"speaker": Value("string"), "utterance": Value("string")}]}
-    train = _codemixed_frame(resolve_file("codemixed", "XNLI-MT-1.0/multinli/multinli.train.en.tsv", data_dir), rep)
-    splits = {"train": to_dataset(train, CODEMIXED_LABELS, extra)}
+    path, folder = _gluecos_file("train", data_dir)
+    own = "" if folder == "NLI_EN_HI" else " (GLUECoS's own name is NLI_EN_HI/)"
+    rep.notes.append(f"GLUECoS files read from {folder}/{own}")
+    splits = {"train": to_dataset(_codemixed_frame(path, rep), CODEMIXED_LABELS, extra, source=path)}
     try:
-        test_file = resolve_file("codemixed", "XNLI-1.0/xnli.test.tsv", data_dir)
-        splits["test"] = to_dataset(_codemixed_frame(test_file, rep, test=True), CODEMIXED_LABELS, extra)
+        path, _ = _gluecos_file("test", data_dir, (folder, *(f for f in GLUECOS_FOLDERS if f != folder)))
+        splits["test"] = to_dataset(_codemixed_frame(path, rep, test=True), CODEMIXED_LABELS, extra, source=path)
     except DataFileNotFound: rep.notes.append("no test file")
     return finish_load(splits, rep)
 
@@ -456,31 +527,35 @@ _SAMPLE_LINES = [("RAHUL", "aaj movie dekhne chalein {j}?"), ("PRIYA", "nahi yaa
                  ("RAHUL", "I will come back by nine , pakka promise"),
                  ("PRIYA", "tum hamesha late aate ho , so annoying")]
 
-def write_gluecos_nli_sample(out_dir: str | Path, # folder to create `codemixed/` in
+def gluecos_premise(conversation: str, # 'SPEAKER\nutterance\nSPEAKER\nutterance...', as the corpus stores it
+                   ) -> str:
+    "A conversation flattened as preprocess_nli_en_hi.py:78-81 does: 'SPEAKER : utterance ## ' per turn."
+    j, temp_premise = conversation.split("\n"), ""
+    for itr in range(0, len(j) - 1, 2): temp_premise += j[itr] + " : " + j[itr + 1] + " ## "  # an odd last line goes
+    return temp_premise
+
+def write_gluecos_nli_sample(out_dir: str | Path, # folder to create `<folder>/` in
                              n: int = 6, # training pairs: two per conversation (entailed, then contradictory)
+                             folder: str = "NLI_EN_HI", # the folder preprocess_nli_en_hi.py:107 writes
                             ) -> Path:
-    "Write NLI_EN_HI train and test files as GLUECoS writes them (headers too), with project-made pairs."
-    d = Path(out_dir) / "codemixed"
+    "Write NLI_EN_HI train and test files as GLUECoS's preprocess_nli_en_hi.py writes them, with project-made pairs."
+    d = Path(out_dir) / folder
     def conv(j):  # conversation j has 2 + 3 (j % 12) turns: from 11 to about 190 tokens, all three length categories
-        return "".join(f"{s} : {u.format(j=j)} ## " for s,
-                       u in (_SAMPLE_LINES[t % len(_SAMPLE_LINES)] for t in range(2 + 3 * (j % 12))))
-    with atomic_write(d / "XNLI-MT-1.0" / "multinli" / "multinli.train.en.tsv") as f:
-        f.write("\t".join(GLUECOS_HEADERS["train"]) + "\n")  # as preprocess_nli_en_hi.py writes it
-        for k in range(n):
-            j = k // 2
-            hyp = f"PRIYA ka exam kal hai {j}" if k % 2 == 0 else f"PRIYA ka exam nahi hai {j}"
-            f.write(f"{conv(j)}\t{hyp}\t{'entailment' if k % 2 == 0 else 'contradictory'}\n")
-    with atomic_write(d / "XNLI-1.0" / "xnli.test.tsv") as f:
-        f.write("en\tLabel" + "\t" * 5 + "Premise\tHypothesis" + "\t" * 9 + "Premise\tHypothesis\n")
-        for k in range(2):
-            f.write(
-                "en\tentailment\t\t\t\t\t"
-                + conv(k)
-                + f"\tRAHUL movie nahi jaana chahta {k}"
-                + "\t" * 9
-                + conv(k)
-                + f"\tRAHUL movie nahi jaana chahta {k}\n"
-            )
+        return "\n".join(f"{s}\n{u.format(j=j)}" for s, u in (_SAMPLE_LINES[t % 5] for t in range(2 + 3 * (j % 12))))
+    train = [{"Premise": conv(k // 2), "Hypothesis": f"PRIYA ka exam {'kal' if k % 2 == 0 else 'nahi'} hai {k // 2}",
+              "Label": "entailment" if k % 2 == 0 else "contradictory"} for k in range(n)]  # lines 47-50's labels
+    test = [{"Premise": conv(k), "Hypothesis": f"RAHUL movie nahi jaana chahta {k}", "Label": "entailment"}
+            for k in range(2)]  # line 45: every test pair gets the placeholder 'entailment'
+    with atomic_write(d / GLUECOS_FILES["train"]) as outfile:
+        outfile.write("Premise" + "\t" + "Hypothesis" + "\t" + "Label" + "\n")  # line 76
+        for i in train: outfile.write(gluecos_premise(i["Premise"]) + "\t" + i["Hypothesis"] + "\t" + i["Label"] + "\n")
+    with atomic_write(d / GLUECOS_FILES["test"]) as outfile:  # lines 85 and 91
+        outfile.write("en" + "\t" + "Label" + "\t\t\t\t\t" + "Premise" + "\t" + "Hypothesis" + "\t\t\t\t\t\t\t\t\t"
+                      + "Premise" + "\t" + "Hypothesis" + "\n")
+        for i in test:
+            p = gluecos_premise(i["Premise"])
+            outfile.write("en" + "\t" + i["Label"] + "\t\t\t\t\t" + p + "\t" + i["Hypothesis"] + "\t" * 9 + p + "\t"
+                          + i["Hypothesis"] + "\n")
     return Path(out_dir)
 
 # %% ../nbs/01a_data.ipynb #068a9755
@@ -514,8 +589,25 @@ def load_hinglid(data_dir: str | Path | None = None, # folder holding hinglid/*.
     for s in ("train", "validation", "test"):
         p = optional_file("hinglid", f"{s}.txt", data_dir, rep) if s == "train" else resolve_file("hinglid", f"{s}.txt",
             data_dir)
-        if p is not None: splits[s] = Dataset.from_list(_hinglid_file(rep.add_file(p)), features=feats)
+        if p is None: continue
+        sents = _hinglid_file(rep.add_file(p))
+        rep.read(p, len(sents), f"{sum(len(x['tokens']) for x in sents):,} token lines; a row is a sentence, ids "
+                                f"'{p.stem}-<sentence>'")
+        splits[s] = Dataset.from_list(sents, features=feats)
     return finish_load(splits, rep)
+
+# %% ../nbs/01a_data.ipynb #5e7a0b11
+FASTTEXT_RO = "cc.ro.300.bin"  # the file RONLI's nli_learning/cbow/bow_svc.py:12 loads
+
+def fasttext_file(data_dir: str | Path | None = None, # folder holding fasttext/<name> or fasttext/<name>.gz
+                  name: str = FASTTEXT_RO, # the uncompressed model's name
+                  download: bool = False, # download `<name>.gz` from data/sources.json when it is nowhere here
+                 ) -> Path | None:
+    "The official fastText model `<data>/fasttext/<name>`, else its `.gz` decompressed once into the cache; else None."
+    try: return resolve_gzipped("fasttext", name, data_dir, download)
+    except DataFileNotFound as e:
+        log.info("no fastText vectors: %s", e)
+        return None
 
 # %% ../nbs/01a_data.ipynb #f3be7928
 DATASETS: dict[str, Callable[..., DatasetDict]] = {
