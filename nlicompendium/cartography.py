@@ -10,8 +10,8 @@ import pandas as pd
 from .dynamics import Dynamics
 
 # %% auto #0
-__all__ = ['SCORE_FORMS', 'cartography_metrics', 'difficulty_score', 'regions', 'region_overlaps', 'mscinli_subsets',
-           'region_table', 'data_map']
+__all__ = ['SCORE_FORMS', 'OFFICIAL_REGION_FRACTION', 'cartography_metrics', 'difficulty_score', 'correct_epochs', 'regions',
+           'official_regions', 'region_overlaps', 'mscinli_subsets', 'region_table', 'data_map']
 
 # %% ../nbs/04b_cartography.ipynb #42108855
 def cartography_metrics(dyn: Dynamics, # training dynamics, N examples x E epochs
@@ -52,16 +52,28 @@ SCORE_FORMS = ("intended", "literal", "official")
 def difficulty_score(confidence, # mean gold-label probability, in [0, 1]
                      variability, # its standard deviation, in [0, 0.5]
                      form: str = "intended", # 'intended' (default), 'literal' (as printed) or 'official' (the code's)
-                     correctness=None, # share of epochs classified correctly, in [0, 1] (needed by 'official')
+                     correctness=None, # share of recorded epochs predicted correctly, in [0, 1] ('official' only)
+                     epochs=None, # recorded epochs per example, `cartography_metrics`' `epochs` ('official' only)
                     ) -> np.ndarray:
-    "RoNLI's Eq. 1 in one of `SCORE_FORMS`; lower is easier. 'intended': 1 - c + v if c >= 0.5, else 2 - c - v."
+    "RoNLI's Eq. 1 in one of `SCORE_FORMS`; lower is easier. 'official': (1 - correct epochs) + (1 - v), a count."
     if form not in SCORE_FORMS: raise ValueError(f"form must be one of {SCORE_FORMS}, got {form!r}")
     c, v = np.asarray(confidence, dtype=np.float64), np.asarray(variability, dtype=np.float64)
-    if form == "official":
-        if correctness is None: raise ValueError("form='official' scores (1 - correctness) + (1 - variability): pass "
-                                                 "correctness")
-        return (1 - np.asarray(correctness, dtype=np.float64)) + (1 - v)
+    if form == "official": return (1 - correct_epochs(correctness, epochs)) + np.where(v < 0.5, 1 - v, v)
     return np.where((c >= 0.5) if form == "intended" else (c < 0.5), 1 - c + v, 2 - c - v)
+
+def correct_epochs(correctness, # share of recorded epochs predicted correctly
+                   epochs, # recorded epochs (a number, or one per example)
+                  ) -> np.ndarray:
+    "The number of epochs in which each example was predicted correctly: the official code's `correctness`."
+    if correctness is None or epochs is None:
+        raise ValueError("form='official' scores (1 - correct epochs) + (1 - variability), the correct epochs a count "
+                         "(train_dy_filtering.py:59-63): pass correctness and epochs, e.g. metrics.correctness, "
+                         "metrics.epochs")
+    k = np.asarray(correctness, dtype=np.float64) * np.asarray(epochs, dtype=np.float64)
+    bad = np.flatnonzero(~(np.abs(k - np.round(k)) < 1e-6))
+    if len(bad): raise ValueError(f"correctness x epochs must be a whole number of epochs; row {bad[0]} gives "
+                                  f"{k.flat[bad[0]]!r}")
+    return np.round(k)
 
 # %% ../nbs/04b_cartography.ipynb #41531ca4
 def regions(metrics: pd.DataFrame, # from `cartography_metrics`
@@ -77,6 +89,19 @@ def regions(metrics: pd.DataFrame, # from `cartography_metrics`
                        index=metrics.index
     )
     return out
+
+# %% ../nbs/04b_cartography.ipynb #6cab0cbd
+OFFICIAL_REGION_FRACTION = 0.3319  # train_dy_filtering.py:219; Table 3's region sizes (19,289 = int(0.3319 x 58,114) + 1)
+
+def official_regions(metrics: pd.DataFrame, # from `cartography_metrics`, in training-set order
+                     fraction: float = OFFICIAL_REGION_FRACTION, # share of the training set per region
+                    ) -> dict[str, np.ndarray]:
+    "Positions of the easy, ambiguous and hard examples in the official files' order, int(fraction n) + 1 each."
+    if not 0 < fraction <= 1: raise ValueError(f"fraction must be in (0, 1], got {fraction}")
+    n = len(metrics); k = min(n, int(fraction * n) + 1)
+    conf, var = metrics.confidence.to_numpy(np.float64), metrics.variability.to_numpy(np.float64)
+    return {"easy": np.argsort(-conf, kind="stable")[:k], "ambiguous": np.argsort(-var, kind="stable")[:k],
+            "hard": np.argsort(conf, kind="stable")[:k]}
 
 # %% ../nbs/04b_cartography.ipynb #697e370b
 def region_overlaps(reg: pd.DataFrame) -> pd.Series:

@@ -4,6 +4,8 @@
 
 # %% ../nbs/04c_samplers.ipynb #1f4c764d
 from __future__ import annotations
+from collections import Counter
+from dataclasses import dataclass
 from typing import Sequence
 import numpy as np
 import pandas as pd
@@ -11,11 +13,13 @@ import torch
 from torch.utils.data import Sampler
 from .models import hidden_states
 from .executors import cached_call
+from .cartography import official_regions, OFFICIAL_REGION_FRACTION
 
 # %% auto #0
-__all__ = ['RONLI_VARIANTS', 'RONLI_TABLE5', 'SCINLI_VARIANTS', 'SCINLI_TABLE6', 'BatchPlan', 'random_sampler', 'subset_sampler',
-           'ordered_sampler', 'cart_cl_sampler', 'stratified_sampler', 'group_by_length', 'sts_scores', 'plan_for',
-           'cached_run']
+__all__ = ['RONLI_VARIANTS', 'RONLI_TABLE5', 'SCINLI_VARIANTS', 'SCINLI_TABLE6', 'OFFICIAL_SUBSETS', 'OFFICIAL_ABSENT',
+           'OFFICIAL_RONLI', 'BatchPlan', 'random_sampler', 'subset_sampler', 'ordered_sampler', 'cart_cl_sampler',
+           'stratified_sampler', 'group_by_length', 'sts_scores', 'plan_for', 'OfficialSetting',
+           'official_setting_table', 'OfficialPlan', 'official_plan', 'cached_run']
 
 # %% ../nbs/04c_samplers.ipynb #94e4f06f
 class BatchPlan(Sampler):
@@ -217,6 +221,229 @@ def plan_for(variant: str, # a name from RONLI_VARIANTS
     if plan is None or not window: return plan
     return group_by_length(plan, lengths, window, keep=("curriculum",) if variant == "+ Cart-Stra-CL++" else (),
                            seed=seed)
+
+# %% ../nbs/04c_samplers.ipynb #49e5e3ce
+@dataclass(frozen=True)
+class OfficialSetting:
+    "How the released code (Eduard6421/RONLI at fd75ce0) trains one RoNLI variant; `source` cites file:line there."
+    model: str # `main_script.py --model` (and `--subset`)
+    lr: float # AdamW learning rate (`configure_optimizers`)
+    batch_size: int | None # None: chosen by Lightning's batch-size finder on the authors' GPU
+    epochs: int | None = None # epoch-based variants: `max_epochs`
+    stage_steps: tuple = () # curricula: `max_steps` of each stage's own Trainer
+    stage_fractions: tuple = () # share of the ordered file each stage trains on (of each class: Cart-Stra-CL++)
+    data: str = "" # the training file and its order
+    duplication: str = "none" # 'none', 'fixed' (`factors`), 'max // count' (per stage) or 'discarded' (the subset bug)
+    factors: tuple = () # ((label, copies), ...) of 'fixed' duplication; subsets: the copies the bug discards
+    shuffle: str = "never" # 'never', 'once' (then the same order every epoch) or 'every epoch'
+    val_every: int | None = None # validate every this many steps of a stage (None: after each epoch)
+    patience: int | None = None # EarlyStopping(monitor='val_loss') patience (None: no early stopping)
+    stopping_stages: tuple = () # stages (1-based) whose validations feed early stopping
+    inputs: str = "premise and hypothesis" # whose [CLS] vectors the head reads
+    head: tuple = (1536, 256, 4) # fc1 input, hidden units, classes
+    dropout: float = 0.3 # between ReLU(fc1) and fc2
+    selection: str = "" # the checkpoint `trainer.test(ckpt_path='best')` evaluates
+    source: tuple = () # file:line in Eduard6421/RONLI at fd75ce0
+    note: str = ""
+
+# %% ../nbs/04c_samplers.ipynb #11ba179a
+_DM, _DS = "nli_learning/Dataset/", "nli_learning/"
+_SUBSET_FACTORS = {"easy": {0: 1, 1: 1, 2: 7, 3: 1}, "easyambiguous": {0: 26, 1: 68, 2: 1, 3: 1},
+                   "ambiguous": {0: 10, 1: 25, 2: 1, 3: 2}, "hard": {0: 4, 1: 9, 2: 1, 3: 3}}  # NLIDataModuleSubset.py:81-91
+OFFICIAL_SUBSETS = {"+ E2L": "easy", "+ A": "ambiguous", "+ H2L": "hard", "+ E2L + A": "easyambiguous"}
+OFFICIAL_ABSENT = {v: "not in the official code (main_script.py:11-23 lists no such model): paper protocol"
+                   for v in ("+ Length-CL", "+ STS-CL")}
+
+def _subset(sub):
+    return OfficialSetting(
+        model=f"bert-cartography --subset {sub}", lr=1e-4, batch_size=None, epochs=15,
+        data=f"train_{sub}.json in file order", duplication="discarded",
+        factors=tuple(_SUBSET_FACTORS[sub].items()), shuffle="never", patience=2, stopping_stages=(1,),
+        selection="best val_loss of ModelCheckpoint(save_top_k=10) (bert_subset.py:38-41, 52)",
+        source=("bert-cartography/model.py:5, 11, 13", "main_script.py:32-37",
+                f"{_DS}bert_subset/bert_subset.py:9, 34, 43, 45-46, 48-49", f"{_DS}bert/BertClassificator.py:31-37, 228",
+                f"{_DM}NLIDataModuleSubset.py:25-27, 81-91, 97-98, 107, 131-133"),
+        note="lr 1e-4: bert_subset.py:9 imports nli_learning.bert's BertClassificator, not the subset folder's 1e-3 one; "
+             "Tuner.scale_batch_size (bert_subset.py:48-49) overwrites the batch size of 256 (bert-cartography/model.py:11); "
+             "train_dataloader duplicates by the subset's factors and shuffles, then returns the original set "
+             "(NLIDataModuleSubset.py:132-133)")
+
+OFFICIAL_RONLI = {
+    "Ro-BERT": OfficialSetting(
+        model="bert", lr=1e-4, batch_size=128, epochs=10, data="train.json in file order", patience=4, stopping_stages=(1,),
+        selection="best val_loss of ModelCheckpoint(save_top_k=3) (bert_ro.py:37-40, 55)",
+        source=("bert/model.py:5, 11-12", f"{_DS}bert/bert_ro.py:34, 42, 44-45",
+                f"{_DS}bert/BertClassificator.py:31-37, 88-93, 228", f"{_DM}NLIDataModule.py:23, 81")),
+    "Ro-BERT (spurious)": OfficialSetting(
+        model="bert-spurious", lr=1e-3, batch_size=256, epochs=10, data="train.json in file order", patience=5,
+        stopping_stages=(1,), inputs="hypothesis only", head=(768, 256, 4), dropout=0.0,
+        selection="best val_loss of ModelCheckpoint(save_top_k=2) (bert_spurious.py:39-42, 68)",
+        source=("bert-spurious/model.py:4, 10, 12", f"{_DS}bert_spurious/bert_spurious.py:36, 44, 46-47",
+                f"{_DS}bert_spurious/BertSpuriousClassificator.py:30-31, 69-77, 161", f"{_DM}NLIDataModule.py:23, 81"),
+        note="the Dropout(0.3) layer is built (BertSpuriousClassificator.py:36) but its call is commented out (:76)"),
+    "Ro-BERT + oversampling": OfficialSetting(
+        model="bert-oversample", lr=1e-4, batch_size=256, epochs=10,
+        data="train.json, each example repeated by its class's factor in file order", duplication="fixed",
+        factors=((0, 10), (1, 20), (2, 1), (3, 1)), shuffle="once", patience=3, stopping_stages=(1,),
+        selection="best val_loss of ModelCheckpoint(every_n_train_steps=500, save_top_k=-1) (bert_oversample.py:61-67, 93)",
+        source=("bert-oversample/model.py:7", f"{_DS}bert_oversample/BertOversampleTrainingPipeline.py:5, 10",
+                f"{_DS}bert_oversample/bert_oversample.py:59, 69, 71-77, 80-85",
+                f"{_DS}bert_oversample/BertOversampleClassifier.py:31-37, 228",
+                f"{_DM}NLIDataModuleOversample.py:25, 92-97, 103-104, 112, 125-127")),
+    **{v: _subset(sub) for v, sub in OFFICIAL_SUBSETS.items()},
+    "+ Cart-CL": OfficialSetting(
+        model="bert-cart-cl", lr=1e-3, batch_size=256, stage_steps=(350, 700, 3150), stage_fractions=(0.3, 0.66, 1),
+        data="train_curriculum_full.json: train_easyambiguous.json then train_hard.json, repeated guids dropped",
+        duplication="max // count", shuffle="once", val_every=50,
+        selection="best val_loss among the last stage's checkpoints (bert_curriculum_full.py:124-130, 155)",
+        source=("bert-cart-cl/model.py:2, 7", f"{_DS}bert_curriculum_full/bert_curriculum_full.py:12-14, 49, 76, 82-85, 92, "
+                "109-112, 137-140, 147-154", f"{_DS}bert_curriculum/BertCurriculumClassifier.py:30-36, 171",
+                f"{_DM}NLIDataModuleCurriculumFull.py:22, 72", f"{_DM}NLIDatasetCurriculumFull.py:12-18, 35-44",
+                "dataset/generate_datasets/parse_duplicate_items.py:4-9, 18-33"),
+        note="EarlyStopping(patience=5) is built (bert_curriculum_full.py:76) and never passed to a Trainer (:82, :109, "
+             ":137)"),
+    "+ Cart-CL++": OfficialSetting(
+        model="bert-cart-cl++", lr=1e-3, batch_size=512, stage_steps=(100, 200, 1000), stage_fractions=(0.6, 0.8, 1),
+        data="train_curriculum.json (order: see the notes)", duplication="max // count", shuffle="once", val_every=100,
+        patience=10, stopping_stages=(3,),
+        selection="best val_loss among the last stage's checkpoints (bert_curriculum.py:128-134, 158)",
+        source=("bert-cart-cl++/model.py:2-4, 10", f"{_DS}bert_curriculum/BertCurriculumTrainingPipeline.py:10-12",
+                f"{_DS}bert_curriculum/bert_curriculum.py:69, 79, 85-88, 96, 113-116, 123, 140-143, 150",
+                f"{_DS}bert_curriculum/BertCurriculumClassifier.py:30-36, 171",
+                f"{_DM}NLIDataModuleCurriculum.py:29-31, 85-93", f"{_DM}NLIDatasetCurriculum.py:13-20, 37-46"),
+        note="patience 10 over the last stage's 10 validations: the first always improves on inf, so it cannot stop "
+             "the run (only a non-finite val_loss would)"),
+    "+ Cart-Stra-CL++": OfficialSetting(
+        model="bert-cart-stra-cl++", lr=1e-3, batch_size=256, stage_steps=(100, 200, 300, 400, 1500),
+        stage_fractions=(0.2, 0.4, 0.6, 0.8, 1), data="train_curriculum.json, the first share of each class in file order",
+        duplication="max // count", shuffle="every epoch", val_every=100,
+        selection="best val_loss among the last stage's checkpoints (bert_curriculum_diverse.py:163-169, 189)",
+        source=("bert-cart-stra-cl++/model.py:2-4, 10",
+                f"{_DS}bert_curriculum_diverse/bert_curriculum_diverse.py:51, 60, 66-69, 76, 94-97, 121-124, 148-151, "
+                "175-178", f"{_DS}bert_curriculum_diverse/BertCurriculumDiverseClassifier.py:32-38, 173",
+                f"{_DM}NLIDataModuleCurriculumDiverse.py:17, 22, 38-50, 87", f"{_DM}NLIDatasetCurriculumDiverse.py:13, 20-39"),
+        note="EarlyStopping(patience=3) is built (bert_curriculum_diverse.py:60) and never passed to a Trainer"),
+}
+
+# %% ../nbs/04c_samplers.ipynb #46d1d2eb
+def official_setting_table() -> pd.DataFrame:
+    "The official protocol, one row per RoNLI variant (Length-CL and STS-CL: not in the code, the paper protocol)."
+    rows = {}
+    for v in RONLI_VARIANTS:
+        if v in OFFICIAL_ABSENT: rows[v] = dict.fromkeys(_COLS, "-") | {"source": OFFICIAL_ABSENT[v]}; continue
+        s = OFFICIAL_RONLI[v]; pct = "/".join(f"{f:.0%}".rstrip("%") for f in s.stage_fractions) + "%"
+        dup = {"none": "none", "max // count": "max // count, per stage",
+               "fixed": "x " + str(dict(s.factors)), "discarded": f"none: x {dict(s.factors)} discarded (bug)"}
+        stop = "none" if s.patience is None else f"val_loss, patience {s.patience}" + (
+            "" if s.stopping_stages == (1,) and s.epochs else f", stage {', '.join(map(str, s.stopping_stages))} only")
+        rows[v] = {"model": s.model, "lr": f"{s.lr:.0e}", "batch": s.batch_size or "batch-size finder",
+                   "length": f"{s.epochs} epochs" if s.epochs else " + ".join(map(str, s.stage_steps)) + " steps",
+                   "stages": "-" if s.epochs else pct + (" of each class" if v == "+ Cart-Stra-CL++" else ""),
+                   "duplication": dup[s.duplication], "shuffle": s.shuffle,
+                   "validation": "each epoch" if s.val_every is None else f"every {s.val_every} steps",
+                   "early stopping": stop,
+                   "head": f"{'-'.join(map(str, s.head))}, dropout {s.dropout:g}"
+                           + (f", {s.inputs}" if s.head[0] != 1536 else ""),
+                   "source": "; ".join(s.source)}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("variant")
+
+_COLS = ["model", "lr", "batch", "length", "stages", "duplication", "shuffle", "validation", "early stopping", "head", "source"]
+
+# %% ../nbs/04c_samplers.ipynb #30510512
+class OfficialPlan(BatchPlan):
+    "A `BatchPlan` of the official code, with its validation schedule and the steps where a stage restarts AdamW."
+    def __init__(self, batches, phases, validations, stopping, setting: OfficialSetting, stage_starts=(0,)):
+        super().__init__(batches, phases)
+        self.validations = tuple(map(int, validations))  # the code validates after this many steps (1-based)
+        self.stopping = tuple(map(bool, stopping))  # whether each validation feeds early stopping
+        self.setting, self.stage_starts = setting, tuple(map(int, stage_starts))  # a new Trainer and AdamW at each
+        self.patience, self.monitor = setting.patience, "val_loss"
+
+def _passes(items, batch_size, steps, rng=None):
+    "`steps` batches from passes over `items`, each pass ending with a short batch; with `rng`, a new order per pass."
+    items, out = np.asarray(items, dtype=np.int64), []
+    while len(out) < steps:
+        seq = items if rng is None else items[rng.permutation(len(items))]
+        out += [seq[i:i + batch_size].tolist() for i in range(0, len(seq), batch_size)][:steps - len(out)]
+    return out
+
+def _repeat(pool, labels, factors):
+    "Each example of `pool`, in order, `factors[label]` times in a row (`samples += [item] * factor`)."
+    pool = np.asarray(pool, dtype=np.int64)
+    return np.repeat(pool, [factors[int(labels[i])] for i in pool])
+
+def _max_count(pool, labels):
+    "`max // count` per class present in `pool`: the curriculum datasets' `_oversample`."
+    counts = Counter(labels[np.asarray(pool, dtype=np.int64)].tolist()); top = max(counts.values())
+    return {c: top // k for c, k in counts.items()}
+
+def _first_unique(*parts):
+    "The parts concatenated, each example kept at its first occurrence (parse_duplicate_items.py:18-30)."
+    seen, out = set(), []
+    for i in (int(i) for p in parts for i in p):
+        if i not in seen: seen.add(i); out.append(i)
+    return np.array(out, dtype=np.int64)
+
+# %% ../nbs/04c_samplers.ipynb #123bdb9e
+def _official_inputs(variant, labels, score, metrics):
+    "Check what the variant needs, naming the argument or the first bad row."
+    bad = np.flatnonzero(~np.isin(labels, [0, 1, 2, 3]))
+    if len(bad): raise ValueError(f"labels must be RoNLI's ids 0-3 (the official head has 4 classes); row {bad[0]} "
+                                  f"is {labels[bad[0]]!r}")
+    if variant in ("+ Cart-CL++", "+ Cart-Stra-CL++"):
+        if score is None: raise ValueError(f"{variant} orders train_curriculum.json by a difficulty score: pass score")
+        score = np.asarray(score, dtype=np.float64)
+        if len(score) != len(labels): raise ValueError(f"score has {len(score)} rows, labels {len(labels)}")
+        if not np.isfinite(score).all(): raise ValueError(f"score row {np.flatnonzero(~np.isfinite(score))[0]} is not finite")
+    if variant in OFFICIAL_SUBSETS or variant == "+ Cart-CL":
+        if metrics is None: raise ValueError(f"{variant} reads the region files: pass metrics (confidence, variability)")
+        if len(metrics) != len(labels): raise ValueError(f"metrics has {len(metrics)} rows, labels {len(labels)}")
+        if "gold" in metrics and (d := np.flatnonzero(metrics["gold"].to_numpy() != labels)).size:
+            raise ValueError(f"metrics row {d[0]} has gold {metrics['gold'].iloc[d[0]]!r}, labels {labels[d[0]]!r}: "
+                             "the rows must be in the labels' order")
+    return score
+
+def official_plan(variant: str, # a key of `OFFICIAL_RONLI`
+                  labels: Sequence[int], # gold label 0-3 per training example, in the training file's order
+                  score: Sequence[float] | None = None, # difficulty, lower easier: train_curriculum.json's order
+                  metrics: pd.DataFrame | None = None, # `cartography_metrics` in `labels`' order: the region files
+                  seed: int = 0, # seeds every shuffle (the code seeds none)
+                  subset_bug: bool = True, # subsets train on the file as it is (the code); False: the intended copies
+                  batch_size: int | None = None, # None: the code's (subsets: required, a batch-size finder chose it)
+                  fraction: float = OFFICIAL_REGION_FRACTION, # region size int(fraction n) + 1 (`official_regions`)
+                 ) -> OfficialPlan:
+    "The whole run's index batches as the official code draws them, its validation steps and early-stopping scope."
+    if variant in OFFICIAL_ABSENT: raise KeyError(f"{variant!r}: {OFFICIAL_ABSENT[variant]}; use `plan_for`")
+    if variant not in OFFICIAL_RONLI: raise KeyError(f"unknown variant {variant!r}; known: {list(OFFICIAL_RONLI)}")
+    s, labels = OFFICIAL_RONLI[variant], np.asarray(labels)
+    score = _official_inputs(variant, labels, score, metrics)
+    bs = batch_size or s.batch_size
+    if bs is None: raise ValueError(f"{variant}: the code's batch size came from Lightning's batch-size finder on the "
+                                    "authors' GPU (bert_subset.py:48-49), which is not recorded: pass batch_size")
+    rng, sub = np.random.default_rng(seed), OFFICIAL_SUBSETS.get(variant)
+    reg = official_regions(metrics, fraction) if sub or variant == "+ Cart-CL" else None
+    if s.epochs:  # one Trainer(max_epochs=...), validating after each pass
+        data = np.arange(len(labels))
+        if sub: data = _first_unique(reg["easy"], reg["ambiguous"]) if sub == "easyambiguous" else reg[sub]
+        if s.duplication == "fixed" or (sub and not subset_bug):
+            data = _repeat(data, labels, dict(s.factors)); data = data[rng.permutation(len(data))]
+        per = -(-len(data) // bs)
+        return OfficialPlan(_passes(data, bs, s.epochs * per), {"epochs": (0, s.epochs * per)},
+                            [per * (e + 1) for e in range(s.epochs)], [True] * s.epochs, s)
+    order = (_first_unique(reg["easy"], reg["ambiguous"], reg["hard"]) if variant == "+ Cart-CL"
+             else np.argsort(score, kind="stable"))
+    stra = variant == "+ Cart-Stra-CL++"; batches, phases, vals, stop, starts = [], {}, [], [], []
+    for k, (f, steps) in enumerate(zip(s.stage_fractions, s.stage_steps), 1):
+        if stra: pool = np.concatenate([o[:int(len(o) * f)] for o in (order[labels[order] == c] for c in range(4))])
+        else: pool = order[:int(len(order) * f)]
+        if len(pool) == 0: raise ValueError(f"{variant}, stage {k}: {f:.0%} of the data is no example")
+        data = _repeat(pool, labels, _max_count(pool, labels)); data = data[rng.permutation(len(data))]
+        off = len(batches); starts.append(off)
+        batches += _passes(data, bs, steps, rng if s.shuffle == "every epoch" else None)
+        phases[f"stage {k} ({f:.0%}{' of each class' if stra else ''})"] = (off, off + steps)
+        at = range(s.val_every, steps + 1, s.val_every)
+        vals += [off + j for j in at]; stop += [k in s.stopping_stages] * len(at)
+    return OfficialPlan(batches, phases, vals, stop, s, starts)
 
 # %% ../nbs/04c_samplers.ipynb #27736e6b
 def _write_tables(out, d):
