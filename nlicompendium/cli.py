@@ -64,7 +64,7 @@ def data_cli(argv=None):
 JOBS = {
     "datasets": ("10_datasets.ipynb", {}),
     "curriculum-ronli": ("05_curriculum.ipynb", {"dataset": "ronli"}),
-    # RoNLI under its released code's settings, variant by variant; the baselines are the paper job's (they do not depend on the protocol)
+    # RoNLI under its released code's settings, variant by variant; its baselines are the paper job's (protocol-free)
     "curriculum-ronli-official": ("05_curriculum.ipynb", {"dataset": "ronli", "protocol": "official", "baseline_rows": []}),
     "curriculum-scinli": ("05_curriculum.ipynb", {"dataset": "scinli"}),
     "taxinli": ("12_taxinli.ipynb", {}),

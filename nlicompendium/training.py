@@ -304,12 +304,19 @@ def fit(train, # training split: a Dataset (id, premise, hypothesis, label) or a
                                                    attn_implementation=ch["attn_implementation"],
                                                    sentences=1 if cfg.hypothesis_only else 2, head_dropout=cfg.head_dropout)
     model = model.to(device)
-    opt = torch.optim.AdamW(_param_groups(model, cfg.weight_decay), lr=cfg.lr, fused=ch["fused"])  # one kernel per step
+    # fused: one kernel per step
+    make_opt = lambda: torch.optim.AdamW(_param_groups(model, cfg.weight_decay), lr=cfg.lr, fused=ch["fused"])
+    opt = make_opt()
     plan = _shard(batch_plan(len(tr), cfg, tr.lengths, batches), world)
-    sched = _schedule(opt, cfg, len(plan))
+    # a plan may fix when to validate, which validations count for early stopping, and where a stage restarts (RoNLI's code)
+    marks = {k: getattr(batches, k, None) for k in ("validations", "stopping", "stage_starts")}
+    if acc and marks["stage_starts"]: raise ValueError("stage restarts (stage_starts) are not supported across processes")
+    starts = sorted({0, *map(int, marks["stage_starts"] or ())})
+    sched = _schedule(opt, cfg, (starts[1] if len(starts) > 1 else len(plan)))
     if acc: model, opt = acc.prepare(model, opt)
     state = _Loop(model, opt, sched, tr, dv, cfg, device, bf16, acc, world, rank, PairCollator(tok), C)
-    return state.run(plan)
+    state.make_opt = make_opt
+    return state.run(plan, marks["validations"], marks["stopping"], starts)
 
 # %% ../nbs/04a_training.ipynb #6d3c8f24
 class _Loop:
@@ -358,7 +365,15 @@ def end_epoch(self: _Loop, ep: int):
         self.logits[seen, ep] /= self.cov[seen, ep, None]; self.logits[~seen, ep] = np.nan
 
 @patch
-def eval_step(self: _Loop, step: int, ep: int, train_loss: float) -> bool:
+def new_stage(self: _Loop, steps: int):
+    "A new stage of `steps` steps, as a new Lightning Trainer starts one: a fresh optimizer, schedule and best checkpoint."
+    self.opt = self.make_opt(); self.sched = _schedule(self.opt, self.cfg, steps)
+    self.best, self.best_state, self.bad = None, None, 0
+
+@patch
+def eval_step(self: _Loop, step: int, ep: int, train_loss: float,
+              counts: bool = True, # whether this evaluation counts for early stopping (the best checkpoint is tracked anyway)
+             ) -> bool:
     "Evaluate on dev, keep the best checkpoint, and say whether to stop early."
     row = {"step": step, "epoch": ep + 1, "train_loss": train_loss}
     if self.dv is not None:
@@ -368,14 +383,18 @@ def eval_step(self: _Loop, step: int, ep: int, train_loss: float) -> bool:
         if self.best is None or (m[self.cfg.metric] < self.best["value"] if lower else m[self.cfg.metric] > self.best["value"]):
             self.best = {"step": step, "epoch": ep + 1, "metric": self.cfg.metric, "value": m[self.cfg.metric], "dev": dict(m)}
             self.best_state = {k: v.detach().clone() for k, v in self.net.state_dict().items()}; self.bad = 0
-        else: self.bad += 1
+        elif counts: self.bad += 1
     self.history.append(row)
     _say(self.cfg, " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items()))
-    return self.cfg.patience is not None and self.bad >= self.cfg.patience and step >= self.cfg.min_steps
+    return counts and self.cfg.patience is not None and self.bad >= self.cfg.patience and step >= self.cfg.min_steps
 
 # %% ../nbs/04a_training.ipynb #088345c9
 @patch
-def run(self: _Loop, plan: list) -> TrainResult:
+def run(self: _Loop, plan: list,
+        validations=None, # steps after which to evaluate; None: every `cfg.eval_every` steps, else after each epoch
+        stopping=None, # per validation, whether it counts for early stopping; None: all
+        stage_starts=(0,), # steps where a stage starts afresh (`new_stage`); 0 is the run's own start
+       ) -> TrainResult:
     "Take every step of `plan`, evaluating and recording as configured."
     N, C, cfg = len(self.tr), self.C, self.cfg
     drawn = np.cumsum([0] + [len(b) for b in plan])
@@ -384,13 +403,19 @@ def run(self: _Loop, plan: list) -> TrainResult:
     self.logits = np.zeros((N, E, C), np.float32) if cfg.record else None
     self.cov = np.zeros((N, E), np.int32)
     t0, losses, bar, step = time.perf_counter(), [], _progress(cfg, len(plan)), 0
+    val_at = None if validations is None else dict(zip(map(int, validations),
+                                                       stopping if stopping is not None else [True] * len(validations)))
+    bounds = sorted(set(stage_starts) | {len(plan)})
     self.model.train()  # from_pretrained returns models in eval mode: dropout must be switched on for training
     for step, b in enumerate(plan, 1):
+        if step > 1 and step - 1 in stage_starts: self.new_stage(bounds[bounds.index(step - 1) + 1] - (step - 1))
         ep = int(ep_of[step - 1]); losses.append(self.step(b, ep)); bar.update(1)
         last = step == len(plan) or ep_of[step] != ep
         if last: self.end_epoch(ep)
-        if (cfg.eval_every and step % cfg.eval_every == 0) or (cfg.eval_every is None and last) or step == len(plan):
-            if self.eval_step(step, ep, float(np.mean(losses))):
+        due = (step in val_at) if val_at is not None else (
+            (cfg.eval_every and step % cfg.eval_every == 0) or (cfg.eval_every is None and last) or step == len(plan))
+        if due:
+            if self.eval_step(step, ep, float(np.mean(losses)), val_at.get(step, True) if val_at is not None else True):
                 if not last: self.end_epoch(ep)  # stopped early mid-epoch: close that epoch's dynamics too
                 break
             losses = []
