@@ -282,7 +282,7 @@ def run_datamap(argv=None) -> pd.DataFrame:
         save_dynamics(dyn, Path(a.out) / "dynamics.npz"); to_reference_jsonl(dyn, Path(a.out) / "training_dynamics")
     m = cartography_metrics(dyn)
     reg = regions(m, a.fraction)
-    m["score"] = difficulty_score(m.confidence, m.variability, a.score_form, m.correctness)
+    m["score"] = difficulty_score(m.confidence, m.variability, a.score_form, m.correctness, m.epochs)
     m["regions"] = ["+".join(n for n, r in (("E2L", e), ("A", am), ("H2L", h)) if r) for e, am,
                     h in zip(reg.easy, reg.ambiguous, reg.hard)]
     m.insert(0, "label", [ds.features["label"].names[g] for g in m.gold])

@@ -39,7 +39,10 @@ class TestRoNLI:
         m = json.loads((out_dir / "manifest.json").read_text())
         assert m["params"]["train_data"] == "ronli-distant/train"
         assert {"table3_regions", "region_overlaps", "fig1_data_map", "table4_per_class", "table5_overall", "variant_times",
-                "score_by_region", "claims", "deviations", "cartography_metrics"} <= set(m["outputs"])
+                "score_by_region", "claims", "deviations", "cartography_metrics", "pooling", "confound_lr"} <= set(m["outputs"])
+        assert m["params"]["protocol"] == "paper" and m["params"]["config"]["pooling"] == "cls"  # tiny has no pooling config: [CLS]
+        pool = pd.read_csv(out_dir / "pooling.csv", header=[0, 1], index_col=0)
+        assert {p for _, p in pool.columns} == {"cls", "mean"} and len(pool) == 12  # every variant, both poolings
         # provenance: the code fingerprints, the commit that computed each variant, and no absolute path anywhere in the manifest
         assert set(m["code"]) == {"library", "notebook"} and len(m["variants_computed_at"]) == 12
         assert all(set(r) >= {"commit", "dirty", "seconds"} for r in m["variants_computed_at"].values())
@@ -152,6 +155,27 @@ class TestTaxiNLIAndCodeMixed:
         cl = one_claims_schema(out_dir / "sample")
         sample = json.loads((out_dir / "sample" / "manifest.json").read_text())
         assert "test the code, not the paper" in sample["outputs"]["claims"]["caption"] and len(cl) == 4
+
+
+def test_curriculum_official_protocol(smoke):
+    "RoNLI under its released code's settings (protocol=official): per-variant rates, batches, stages and stopping, and the confound test."
+    v = ["Ro-BERT", "Ro-BERT (spurious)", "Ro-BERT + oversampling", "+ Length-CL", "+ Cart-Stra-CL++"]
+    out = smoke("ronli-official", RONLI[1], dataset="ronli", protocol="official", variants=v, baseline_rows=[])
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["params"]["protocol"] == "official" and m["params"]["score_form"] == "official"
+    t = pd.read_csv(out / "variant_times.csv", index_col=0)
+    from nlicompendium.samplers import OFFICIAL_RONLI
+    for name in ("Ro-BERT", "Ro-BERT (spurious)", "Ro-BERT + oversampling", "+ Cart-Stra-CL++"):  # the code's rate, batch, stopping
+        assert (t.loc[name, "lr"], t.loc[name, "batch"], t.loc[name, "stopping on"]) == (OFFICIAL_RONLI[name].lr, OFFICIAL_RONLI[name].batch_size, "loss")
+    assert t.loc["+ Cart-Stra-CL++", "steps taken per seed (early stopping)"] == 100 + 200 + 300 + 400 + 1500  # fixed stages, no stopping
+    assert t.loc["+ Length-CL", "stopping on"] == "macro_f1"  # not in the code: the paper protocol's settings
+    dev = pd.read_csv(out / "deviations.csv")
+    assert list(dev.columns) == ["setting", "paper", "official code", "here", "why"] and dev.notna().all().all()
+    assert "official_protocol" in m["outputs"] and len(pd.read_csv(out / "official_protocol.csv")) == 12
+    conf = pd.read_csv(out / "confound_lr.csv")
+    assert len(conf) == 4 and conf["the released code's rate"].sum() == 2  # oversampled at 1e-4, Cart-Stra-CL++ at 1e-3
+    keys = set(one_claims_schema(out).key)
+    assert {"confound_matched_1e-3", "confound_matched_1e-4", "confound_code_rates"} <= keys
 
 
 def test_curriculum_scinli_table6(smoke):
