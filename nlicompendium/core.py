@@ -17,8 +17,8 @@ from fastcore.basics import patch
 __all__ = ['DATA_ENV', 'CACHE_ENV', 'PROFILES', 'SIZE_FIELDS', 'RUN_SIZES', 'OUTPUT_DIRS', 'KEY_PACKAGES', 'ISA_OVERRIDES',
            'RESERVED_ENTRIES', 'project_root', 'data_root', 'cache_dir', 'NLIDataError', 'Profile', 'in_test',
            'resolve_profile', 'run_sizes', 'run_sizes_table', 'param_list', 'seed_everything', 'get_device',
-           'bf16_supported', 'sha256_file', 'git_info', 'notebook_fingerprint', 'code_fingerprint', 'package_versions',
-           'machine_info', 'data_fingerprint', 'atomic_write', 'Results']
+           'bf16_supported', 'allow_tf32', 'sha256_file', 'git_info', 'notebook_fingerprint', 'code_fingerprint',
+           'package_versions', 'machine_info', 'data_fingerprint', 'atomic_write', 'Results']
 
 # %% ../nbs/00_core.ipynb #5c32407c
 DATA_ENV = "NLIC_DATA_DIR"  # environment variable naming a folder that holds the data sets (CI: ../shared/data)
@@ -190,6 +190,14 @@ def bf16_supported(device=None, # the device to ask about; defaults to `get_devi
         return bool(getattr(cpu, "_is_amx_tile_supported", lambda: False)() or getattr(cpu, "_is_avx512_bf16_supported",
                                                                                        lambda: False)())
     return False
+
+# %% ../nbs/00_core.ipynb #c1bb1beb
+def allow_tf32(device) -> bool:
+    "Let CUDA run fp32 matmuls and convolutions in TF32 when `device` is a GPU; returns whether it did."
+    import torch
+    if torch.device(device).type != "cuda": return False
+    torch.backends.cuda.matmul.allow_tf32 = True; torch.backends.cudnn.allow_tf32 = True
+    return True
 
 # %% ../nbs/00_core.ipynb #6ddce910
 def sha256_file(path: str | Path, # file to hash

@@ -312,8 +312,10 @@ _VECTORS: dict = {}  # feature-store key -> {sha1 of a sentence: {pooling: vecto
 
 @functools.lru_cache(maxsize=2)
 def _frozen_encoder(name):
-    "The encoder (in eval mode) and tokenizer of `name`, loaded once per process."
-    return load_encoder(name, seed=0).eval(), load_tokenizer(name)
+    "The encoder (in eval mode, on the best device, fp32 with TF32 on a GPU) and tokenizer of `name`, loaded once per process."
+    from nlicompendium.core import get_device, allow_tf32
+    device = get_device(); allow_tf32(device)
+    return load_encoder(name, seed=0).to(device).eval(), load_tokenizer(name)
 
 def checkpoint_pooling(name: str, # model alias, hub id or folder
                       ) -> str:

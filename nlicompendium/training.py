@@ -14,7 +14,7 @@ import torch
 from torch import nn
 
 from fastcore.basics import patch
-from .core import seed_everything, get_device, bf16_supported, in_test
+from .core import seed_everything, get_device, bf16_supported, in_test, allow_tf32
 from .models import load_tokenizer, load_pair_classifier, encode_pairs
 from .dynamics import Dynamics, from_logits, drawn_epochs
 from .stats import classification_report
@@ -273,11 +273,14 @@ def _say(cfg, msg):
 def device_choices(device: torch.device, # where the model trains
                    cfg: TrainConfig, # its bf16 and attn_implementation, when set, win
                   ) -> dict:
-    "What `fit` does differently on `device`: bf16 autocast, the attention kernel, the fused AdamW kernel."
+    "What `fit` does differently on `device`: bf16 autocast, the attention kernel, the fused AdamW kernel, TF32 matmuls."
     return {"bf16": bf16_supported(device) if cfg.bf16 is None else cfg.bf16,
             # None: the library's default, sdpa
             "attn_implementation": cfg.attn_implementation or ("eager" if device.type == "cpu" else None),
-            "fused": device.type in ("cpu", "cuda")}
+            "fused": device.type in ("cpu", "cuda"),
+            # TF32 for what stays fp32 on a GPU (heads, BiLSTMs, a frozen encoder), as RoNLI's code allows it
+            # (torch.set_float32_matmul_precision('high'), BertClassificator.py:13); never on a CPU, whose fp32 must stay fp32
+            "tf32": device.type == "cuda"}
 
 # %% ../nbs/04a_training.ipynb #9f77c205
 def fit(train, # training split: a Dataset (id, premise, hypothesis, label) or an `Encoded`
@@ -300,6 +303,7 @@ def fit(train, # training split: a Dataset (id, premise, hypothesis, label) or a
     acc = _distributed(); world, rank = (acc.num_processes, acc.process_index) if acc else (1, 0)
     device = acc.device if acc else get_device()
     ch = device_choices(device, cfg); bf16 = ch["bf16"]
+    if ch["tf32"]: allow_tf32(device)
     if model is None: model = load_pair_classifier(cfg.model, C, cfg.encoding, seed=cfg.seed,
                                                    attn_implementation=ch["attn_implementation"],
                                                    sentences=1 if cfg.hypothesis_only else 2, head_dropout=cfg.head_dropout)

@@ -27,7 +27,8 @@ def test_auto_profile_device_and_bf16(fake_cuda):
     assert bf16_supported("cuda") is True and bf16_supported() is True
     fake_cuda.setattr(torch.cuda, "is_bf16_supported", lambda *a, **k: False)  # e.g. a V100: no bf16, so fp32
     assert bf16_supported("cuda") is False
-    assert training.device_choices(get_device(), training.TrainConfig()) == {"bf16": False, "attn_implementation": None, "fused": True}
+    assert training.device_choices(get_device(), training.TrainConfig()) == {"bf16": False, "attn_implementation": None, "fused": True,
+                                                                                      "tf32": True}
 
 
 @pytest.mark.parametrize("dataset, study, expected", [("ronli", "curriculum", "ro-bert"), ("scinli", "curriculum", "bert-base-cased"),
