@@ -11,8 +11,8 @@ from typing import Any, Callable, Mapping
 EXECUTORS = ("inprocess", "process", "dask", "submitit")
 
 # %% auto #0
-__all__ = ['EXECUTORS', 'InProcessExecutor', 'Unit', 'CloudpickleProcessPool', 'SubmititExecutor', 'open_executor', 'run_units',
-           'param_hash', 'cache_dir_for', 'cached_call']
+__all__ = ['EXECUTORS', 'InProcessExecutor', 'Unit', 'CloudpickleProcessPool', 'SubmititExecutor', 'gpu_count', 'gpu_cluster',
+           'open_executor', 'run_units', 'param_hash', 'cache_dir_for', 'cached_call']
 
 # %% ../nbs/00a_executors.ipynb #9ca183dc
 class InProcessExecutor(Executor):
@@ -74,26 +74,56 @@ class SubmititExecutor(Executor):
         return f
 
 # %% ../nbs/00a_executors.ipynb #66c4974f
+def gpu_count() -> int:
+    "The GPUs CUDA sees in this process (0 without CUDA)."
+    import torch
+    return torch.cuda.device_count() if torch.cuda.is_available() else 0
+
+def _pin_device(q):
+    "Process-pool initializer: take a GPU index from `q` and make it this worker's only visible device."
+    os.environ["CUDA_VISIBLE_DEVICES"] = str(q.get())
+
+def gpu_cluster(n: int, # workers
+                gpus: int, # GPUs to spread them over, worker i on GPU i % gpus
+               ):
+    "A local Dask cluster of `n` single-threaded workers, each seeing one GPU (dask-cuda's LocalCUDACluster where installed)."
+    try:
+        from dask_cuda import LocalCUDACluster
+        if n == gpus:
+            return LocalCUDACluster(CUDA_VISIBLE_DEVICES=list(range(gpus)), threads_per_worker=1, dashboard_address=None)
+    except ImportError: pass
+    from distributed import Nanny, Scheduler, SpecCluster
+    workers = {f"gpu{i % gpus}-{i}": {"cls": Nanny, "options": {"nthreads": 1, "env": {"CUDA_VISIBLE_DEVICES": str(i % gpus)}}}
+               for i in range(n)}
+    return SpecCluster(scheduler={"cls": Scheduler, "options": {"dashboard_address": None}}, workers=workers, silence_logs=40)  # ERROR
+
 @contextlib.contextmanager
 def open_executor(kind: str = "inprocess", # one of EXECUTORS
              address: str | None = None, # dask: a running scheduler (tcp://host:port); None: start a LocalCluster here
-             workers: int | None = None, # process / dask LocalCluster: worker processes; None: one per core
+             workers: int | None = None, # process / dask LocalCluster: worker processes; None: one per GPU, else one per core
              folder: str | os.PathLike | None = None, # submitit: job folder; None: runs/submitit
+             gpus: int | None = None, # GPUs to pin the workers to, one each; None: as many as CUDA sees (0: none)
              **params): # submitit: update_parameters (cluster=..., slurm_partition=..., timeout_min=...)
     "Open a concurrent.futures.Executor of `kind`; shut down on exit whatever was started here."
     if kind not in EXECUTORS: raise ValueError(f"executor must be one of {EXECUTORS}, got {kind!r}")
     if address and kind != "dask": raise ValueError(f"an address is for the dask executor, not {kind!r}")
-    n = workers or os.cpu_count() or 1
+    g = gpu_count() if gpus is None else int(gpus)
+    n = workers or g or os.cpu_count() or 1
     if kind == "inprocess": yield InProcessExecutor(); return
     if kind == "process":
         import multiprocessing
-        with CloudpickleProcessPool(n, mp_context=multiprocessing.get_context("spawn")) as ex: yield ex
+        ctx = multiprocessing.get_context("spawn"); pin = {}
+        if g:
+            q = ctx.Queue()
+            for i in range(n): q.put(i % g)
+            pin = {"initializer": _pin_device, "initargs": (q,)}
+        with CloudpickleProcessPool(n, mp_context=ctx, **pin) as ex: yield ex
         return
     if kind == "submitit":
         yield SubmititExecutor(folder or "runs/submitit", **params); return
     from distributed import Client, LocalCluster
-    cluster = None if address else LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                                dashboard_address=None)
+    cluster = None if address else gpu_cluster(n, g) if g else LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                                                            dashboard_address=None)
     client = Client(address or cluster)
     try: yield client.get_executor(pure=False)
     finally:
