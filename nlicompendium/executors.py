@@ -95,7 +95,8 @@ def gpu_cluster(n: int, # workers
     from distributed import Nanny, Scheduler, SpecCluster
     workers = {f"gpu{i % gpus}-{i}": {"cls": Nanny, "options": {"nthreads": 1, "env": {"CUDA_VISIBLE_DEVICES": str(i % gpus)}}}
                for i in range(n)}
-    return SpecCluster(scheduler={"cls": Scheduler, "options": {"dashboard_address": None}}, workers=workers, silence_logs=40)  # ERROR
+    return SpecCluster(scheduler={"cls": Scheduler, "options": {"dashboard_address": None}}, workers=workers,
+                       silence_logs=40)  # logging.ERROR
 
 @contextlib.contextmanager
 def open_executor(kind: str = "inprocess", # one of EXECUTORS
