@@ -13,11 +13,12 @@ import numpy as np
 import torch
 from torch import nn
 from .core import seed_everything
+from .standins import STANDIN_MARKER, STANDINS, standin_path
 from transformers.modeling_outputs import SequenceClassifierOutput
 
 # %% auto #0
-__all__ = ['HUB_MODELS', 'PAPER_MODELS', 'TINY_CONFIG', 'HUB_ENV', 'STANDIN_MARKER', 'MODEL_WORDS', 'TRUNCATIONS', 'ENCODINGS',
-           'POOLINGS', 'embedded_path', 'paper_model', 'hub_mode', 'standin_of', 'model_in_words', 'ModelUnavailable',
+__all__ = ['HUB_MODELS', 'PAPER_MODELS', 'TINY_CONFIG', 'HUB_ENV', 'MODEL_WORDS', 'TRUNCATIONS', 'ENCODINGS', 'POOLINGS',
+           'embedded_path', 'paper_model', 'hub_mode', 'standin_of', 'model_in_words', 'ModelUnavailable',
            'hub_refusal', 'resolve_model', 'ensure_pad_token', 'load_tokenizer', 'load_encoder', 'tokenize_pairs',
            'encode_pairs', 'SeparatePairClassifier', 'load_pair_classifier', 'hidden_states', 'PairHead', 'hidden_size',
            'sentence_vectors', 'truncation_report', 'BiLSTMPair', 'embedded_bilstm', 'window_logits', 'ScalarMixProbe',
@@ -27,7 +28,7 @@ __all__ = ['HUB_MODELS', 'PAPER_MODELS', 'TINY_CONFIG', 'HUB_ENV', 'STANDIN_MARK
 HUB_MODELS = {  # alias -> Hugging Face hub id: the one table of the papers' checkpoints, read by every study
     "ro-bert": "dumitrescustefan/bert-base-romanian-cased-v1",  # RoNLI
     "rogpt2": "readerbench/RoGPT2-medium",  # RoNLI Table 5's decoder row (the official code's id)
-    "mdeberta-nli": "MoritzLaurer/mDeBERTa-v3-base-mnli-xnli",  # RoNLI Table 5's multilingual rows (the official code's id)
+    "mdeberta-nli": "MoritzLaurer/mDeBERTa-v3-base-mnli-xnli",  # RoNLI Table 5's multilingual rows (official code's id)
     "mbert": "google-bert/bert-base-multilingual-cased",  # code-mixed NLI
     "bert-base-uncased": "google-bert/bert-base-uncased",  # CommitmentBank, TaxiNLI
     # MSciNLI's PLMs, as SciNLI's released code loads them (msadat3/SciNLI@853493b Models.py:13 "bert-base-cased",
@@ -64,7 +65,6 @@ def paper_model(dataset: str, # registry name of the data set
 
 # %% ../nbs/03_models.ipynb #7b3bce4b
 HUB_ENV = "NLIC_HUB"  # 'hub' (default): the papers' checkpoints; 'standins': their offline stand-ins (random weights)
-STANDIN_MARKER = "standin.json"  # in a stand-in's folder: the hub id it stands in for
 
 def hub_mode() -> str:
     "Where hub ids resolve: 'hub' (the Hugging Face Hub and its cache) or 'standins' (`NLIC_HUB=standins`)."
@@ -145,8 +145,9 @@ def resolve_model(name: str, # alias (embedded, tiny, ro-bert, ...), hub id, or 
     if Path(name).expanduser().is_dir(): return str(Path(name).expanduser())
     hub_id = HUB_MODELS.get(name, name)
     if hub_mode() == "standins":
-        from nlicompendium.standins import standin_path  # notebook 03b, which builds on this table
-        return str(standin_path(hub_id))
+        if hub_id not in STANDINS: raise ModelUnavailable(f"NLIC_HUB=standins: no offline stand-in for {hub_id!r}; "
+                                                          f"there is one for each id of HUB_MODELS: {sorted(STANDINS)}")
+        return str(standin_path(hub_id))  # built on first use under core.cache_dir()/standins
     from transformers import AutoConfig
     try:
         AutoConfig.from_pretrained(hub_id, local_files_only=True); return hub_id  # already cached
