@@ -4,6 +4,7 @@ What the branch then computes (sdpa attention, bf16 autocast, fused AdamW) is ru
 (`device_choices` and the GPU-like `fit`); models trained in another process come back on the CPU (`seed_run`, nbs/04a).
 """
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 
@@ -171,6 +172,24 @@ def test_llms_load_chat_and_generate(hub_standins, hub):
     outs = generate_answers(lm, tok, prompts, batch_size=2, max_new_tokens=4)
     assert len(outs) == 2 and all(isinstance(o, str) for o in outs)
     assert outs == [generate_answers(lm, tok, [p], batch_size=1, max_new_tokens=4)[0] for p in prompts]  # left padding
+
+
+@pytest.mark.parametrize("name", ["Llama-2", "Mistral"])
+def test_table5_rows_on_standins(hub_standins, name, tmp_path):
+    "The study's Table 5 call (mscinli.prompt_llm on a Dataset split): six rows, each naming the stand-in, and the completions."
+    from datasets import ClassLabel, Dataset, Features, Value
+    from nlicompendium.mscinli import PROMPTS, few_shot_exemplars, prompt_llm
+    names = ["contrasting", "reasoning", "entailment", "neutral"]
+    feats = Features({"id": Value("string"), "premise": Value("string"), "hypothesis": Value("string"), "label": ClassLabel(names=names)})
+    test = Dataset.from_dict({"id": ["t0", "t1"], "premise": PAIRS[0], "hypothesis": PAIRS[1], "label": [2, 3]}, features=feats)
+    dev = Dataset.from_dict({"id": list("abcd"), "premise": list("pqrs"), "hypothesis": list("wxyz"), "label": [3, 2, 1, 0]}, features=feats)
+    rows = prompt_llm(name, test, names, few_shot_exemplars(dev, names), out_dir=tmp_path, batch_size=2, max_new_tokens=3)
+    hub = {"Llama-2": "meta-llama/Llama-2-13b-chat-hf", "Mistral": "mistralai/Mistral-7B-Instruct-v0.1"}[name]
+    assert [r["prompt"] for r in rows] == list(PROMPTS)
+    assert {r["model"] for r in rows} == {f"{name} (offline stand-in of {hub} (random weights))"}  # never passes for the LLM
+    assert all(isinstance(r["macro F1"], float) and 0 <= r["macro F1"] <= 100 for r in rows)
+    done = pd.read_csv(tmp_path / f"llm_{name}_3fs.csv")
+    assert done.id.tolist() == ["t0", "t1"] and done.gold.tolist() == ["entailment", "neutral"]
 
 
 def test_zero_shot_nli_checkpoint_runs_the_pipeline(hub_standins):
