@@ -95,7 +95,7 @@ def sentencepiece_tokenizer(path: Path, # the `.model` file to write
 
 # %% ../nbs/02c_standins.ipynb #8b38f516
 _ALTERNATE = "{{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}"
-LLAMA2_CHAT_TEMPLATE = (  # Meta's chat_completion (meta-llama/llama@689c7f2, llama/generation.py:324-359) as Jinja
+LLAMA2_CHAT_TEMPLATE = (  # Meta's chat_completion (meta-llama/llama@689c7f2, llama/generation.py:324-361) as Jinja
     "{%- set sys = messages[0]['content'] if messages and messages[0]['role'] == 'system' else none -%}"
     "{%- for m in (messages[1:] if sys is not none else messages) -%}"
     "{%- if (m['role'] == 'user') != (loop.index0 % 2 == 0) -%}" + _ALTERNATE + "{%- endif -%}"
