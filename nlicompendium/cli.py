@@ -65,7 +65,8 @@ JOBS = {
     "datasets": ("10_datasets.ipynb", {}),
     "curriculum-ronli": ("05_curriculum.ipynb", {"dataset": "ronli"}),
     # RoNLI under its released code's settings, variant by variant; its baselines are the paper job's (protocol-free)
-    "curriculum-ronli-official": ("05_curriculum.ipynb", {"dataset": "ronli", "protocol": "official", "baseline_rows": []}),
+    "curriculum-ronli-official": ("05_curriculum.ipynb",
+                                  {"dataset": "ronli", "protocol": "official", "baseline_rows": []}),
     "curriculum-scinli": ("05_curriculum.ipynb", {"dataset": "scinli"}),
     "taxinli": ("12_taxinli.ipynb", {}),
     "cb": ("13_cb.ipynb", {}),

@@ -86,14 +86,16 @@ def _pin_device(q):
 def gpu_cluster(n: int, # workers
                 gpus: int, # GPUs to spread them over, worker i on GPU i % gpus
                ):
-    "A local Dask cluster of `n` single-threaded workers, each seeing one GPU (dask-cuda's LocalCUDACluster where installed)."
+    "A local Dask cluster of `n` one-thread workers, one GPU each (dask-cuda's LocalCUDACluster where installed)."
     try:
         from dask_cuda import LocalCUDACluster
         if n == gpus:
-            return LocalCUDACluster(CUDA_VISIBLE_DEVICES=list(range(gpus)), threads_per_worker=1, dashboard_address=None)
+            return LocalCUDACluster(CUDA_VISIBLE_DEVICES=list(range(gpus)), threads_per_worker=1,
+                                    dashboard_address=None)
     except ImportError: pass
     from distributed import Nanny, Scheduler, SpecCluster
-    workers = {f"gpu{i % gpus}-{i}": {"cls": Nanny, "options": {"nthreads": 1, "env": {"CUDA_VISIBLE_DEVICES": str(i % gpus)}}}
+    workers = {f"gpu{i % gpus}-{i}": {"cls": Nanny,
+                                      "options": {"nthreads": 1, "env": {"CUDA_VISIBLE_DEVICES": str(i % gpus)}}}
                for i in range(n)}
     return SpecCluster(scheduler={"cls": Scheduler, "options": {"dashboard_address": None}}, workers=workers,
                        silence_logs=40)  # logging.ERROR
@@ -101,7 +103,7 @@ def gpu_cluster(n: int, # workers
 @contextlib.contextmanager
 def open_executor(kind: str = "inprocess", # one of EXECUTORS
              address: str | None = None, # dask: a running scheduler (tcp://host:port); None: start a LocalCluster here
-             workers: int | None = None, # process / dask LocalCluster: worker processes; None: one per GPU, else one per core
+             workers: int | None = None, # process / dask local cluster: workers; None: one per GPU, else per core
              folder: str | os.PathLike | None = None, # submitit: job folder; None: runs/submitit
              gpus: int | None = None, # GPUs to pin the workers to, one each; None: as many as CUDA sees (0: none)
              **params): # submitit: update_parameters (cluster=..., slurm_partition=..., timeout_min=...)
@@ -123,8 +125,8 @@ def open_executor(kind: str = "inprocess", # one of EXECUTORS
     if kind == "submitit":
         yield SubmititExecutor(folder or "runs/submitit", **params); return
     from distributed import Client, LocalCluster
-    cluster = None if address else gpu_cluster(n, g) if g else LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                                                            dashboard_address=None)
+    cluster = (None if address else gpu_cluster(n, g) if g else
+               LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None))
     client = Client(address or cluster)
     try: yield client.get_executor(pure=False)
     finally:

@@ -281,7 +281,7 @@ def load_pair_classifier(name: str = "embedded", # model alias, hub id or folder
                          seed: int | None = None, # seed of the classification head (and of `tiny`'s encoder)
                          attn_implementation: str | None = None, # 'eager', 'sdpa', ...; None: the transformers default
                          sentences: int = 2, # 'frozen': sentence vectors the head reads (1 for a hypothesis-only model)
-                         head_dropout: float = 0.3, # 'frozen': the head's dropout (RoNLI's code: 0.3; 0 hypothesis-only)
+                         head_dropout: float = 0.3, # 'frozen': the head's dropout (RoNLI: 0.3; 0 hypothesis-only)
                         ) -> nn.Module:
     "A pair classifier for the chosen encoding, with a freshly initialised head."
     from transformers import AutoConfig, AutoModelForSequenceClassification
@@ -370,14 +370,14 @@ _VECTORS: dict = {}  # feature-store key -> {sha1 of a sentence: {pooling: vecto
 
 @functools.lru_cache(maxsize=2)
 def _frozen_encoder(name):
-    "The encoder (in eval mode, on the best device, fp32 with TF32 on a GPU) and tokenizer of `name`, loaded once per process."
+    "The encoder (eval mode, best device, TF32 on a GPU) and tokenizer of `name`, loaded once per process."
     from nlicompendium.core import get_device, allow_tf32
     device = get_device(); allow_tf32(device)
     return load_encoder(name, seed=0).to(device).eval(), load_tokenizer(name)
 
 def checkpoint_pooling(name: str, # model alias, hub id or folder
                       ) -> str:
-    "The pooling a checkpoint was trained for: 'mean' or 'cls' from its sentence-transformers `modules.json`, else 'cls'."
+    "The pooling a checkpoint was trained for: 'mean' or 'cls' from its sentence-transformers config, else 'cls'."
     import json
     if name == "tiny": return "cls"
     root = Path(resolve_model(name))
@@ -386,8 +386,8 @@ def checkpoint_pooling(name: str, # model alias, hub id or folder
     pool = [m for m in mods if m.get("type", "").endswith("models.Pooling")]
     if not pool: return "cls"
     cfg = json.loads((root / pool[0]["path"] / "config.json").read_text())
-    modes = [k for k in ("cls_token", "mean_tokens", "max_tokens", "mean_sqrt_len_tokens", "weightedmean_tokens", "lasttoken")
-             if cfg.get(f"pooling_mode_{k}")]
+    modes = [k for k in ("cls_token", "mean_tokens", "max_tokens", "mean_sqrt_len_tokens", "weightedmean_tokens",
+                         "lasttoken") if cfg.get(f"pooling_mode_{k}")]
     if modes == ["mean_tokens"]: return "mean"
     if modes == ["cls_token"]: return "cls"
     raise ValueError(f"{root / pool[0]['path'] / 'config.json'}: pooling {modes} is not one of {SENTENCE_POOLINGS}; "
@@ -398,7 +398,8 @@ def _last_pooled(enc, tok, texts, max_length, batch_size):
     out = {p: [] for p in SENTENCE_POOLINGS}
     with torch.inference_mode():
         for i in range(0, len(texts), batch_size):
-            b = tok(list(texts[i:i + batch_size]), padding=True, truncation=True, max_length=max_length, return_tensors="pt")
+            b = tok(list(texts[i:i + batch_size]), padding=True, truncation=True, max_length=max_length,
+                    return_tensors="pt")
             h = enc(**b.to(next(enc.parameters()).device)).last_hidden_state
             for p in SENTENCE_POOLINGS: out[p].append(_pool(h, b["attention_mask"], p).cpu().numpy())
     return {p: np.concatenate(v) for p, v in out.items()}
@@ -409,7 +410,8 @@ def _model_fingerprint(name: str) -> str:
     "SHA-256 over a checkpoint's files (`tiny`: its config and seed), for the feature store's key."
     import hashlib, json
     from nlicompendium.core import sha256_file
-    if name == "tiny": return hashlib.sha256(json.dumps({"tiny": TINY_CONFIG, "seed": 0}, sort_keys=True).encode()).hexdigest()
+    if name == "tiny":
+        return hashlib.sha256(json.dumps({"tiny": TINY_CONFIG, "seed": 0}, sort_keys=True).encode()).hexdigest()
     root, h = Path(resolve_model(name)), hashlib.sha256()
     for f in sorted(p for p in root.rglob("*") if p.is_file() and not p.name.startswith(".")):
         h.update(f.relative_to(root).as_posix().encode()); h.update(sha256_file(f).encode())
@@ -418,7 +420,7 @@ def _model_fingerprint(name: str) -> str:
 def feature_key(name: str, # model alias, hub id or folder
                 max_length: int, # tokens per sentence
                ) -> str:
-    "The feature store's key of `name`'s sentence vectors at `max_length`: model files, token limit, code, torch and CPU kernels."
+    "The feature store's key for `name` at `max_length`: model files, token limit, code, torch and CPU kernels."
     import hashlib, inspect, json
     from nlicompendium.core import get_device
     spec = {"model": _model_fingerprint(name), "max_length": int(max_length), "poolings": SENTENCE_POOLINGS,
@@ -446,18 +448,21 @@ def sentence_vectors(name: str, # model alias, hub id or folder (`tiny`: seed 0)
                      batch_size: int = 64, # sentences per forward pass
                      pooling: str | None = None, # 'cls' or 'mean'; None: the checkpoint's own (`checkpoint_pooling`)
                     ) -> np.ndarray:
-    "Final-layer sentence vectors (N, hidden) of a frozen encoder, each distinct sentence computed once (feature store)."
+    "Final-layer sentence vectors (N, hidden) of a frozen encoder, each distinct sentence computed once (stored)."
     from nlicompendium.core import atomic_write, cache_dir
     pooling = pooling or checkpoint_pooling(name)
-    if pooling not in SENTENCE_POOLINGS: raise ValueError(f"pooling must be one of {SENTENCE_POOLINGS}, got {pooling!r}")
+    if pooling not in SENTENCE_POOLINGS:
+        raise ValueError(f"pooling must be one of {SENTENCE_POOLINGS}, got {pooling!r}")
     disk = os.environ.get(FEATURES_ENV, "1") != "0"
     key = feature_key(name, max_length); mem = _store(key, disk)
     shas = [_sha(t) for t in texts]
     todo = list(dict.fromkeys(t for t, s in zip(texts, shas) if s not in mem))
     if todo:
         enc, tok = _frozen_encoder(name)
-        # batches of similar length in word pieces (by characters, 24% of RoNLI's token slots were padding; by word pieces, 1%)
-        order = np.argsort([len(x) for x in tok(todo, truncation=True, max_length=max_length)["input_ids"]], kind="stable")
+        # batches of similar length in word pieces (by characters, 24% of RoNLI's token slots were padding;
+        # by word pieces, 1%)
+        order = np.argsort([len(x) for x in tok(todo, truncation=True, max_length=max_length)["input_ids"]],
+                           kind="stable")
         vec = _last_pooled(enc, tok, [todo[i] for i in order], max_length, batch_size)
         new = [_sha(todo[i]) for i in order]
         mem.update({s: {p: vec[p][j] for p in SENTENCE_POOLINGS} for j, s in enumerate(new)})

@@ -134,8 +134,9 @@ def deviations(self: Study,
     for i, r in enumerate(rows):
         r = dict(r) if isinstance(r, dict) else dict(zip(DEVIATION_COLUMNS if len(r) == 5 else _NO_CODE, r))
         if "official code" not in r:
-            if official is None: raise ValueError(f"deviation row {i} ({r.get('setting')!r}) gives no official code's setting: "
-                                                  "pass (setting, paper, official code, here, why), or official= for the table")
+            if official is None:
+                raise ValueError(f"deviation row {i} ({r.get('setting')!r}) gives no official code's setting: "
+                                 "pass (setting, paper, official code, here, why), or official= for the table")
             r["official code"] = official
         recs.append(r)
     df = pd.DataFrame(recs, columns=DEVIATION_COLUMNS)

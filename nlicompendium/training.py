@@ -44,7 +44,7 @@ class TrainConfig:
     bf16: bool | None = None  # bf16 autocast; None: where the hardware is fast at it
     attn_implementation: str | None = None  # None: 'eager' on CPU (faster for short pairs), else the default
     group_by_length: bool = True  # length-grouped batches (less padding)
-    metric: str = "macro_f1"  # dev metric for early stopping and the checkpoint kept ('loss': the lowest dev loss, RoNLI's code)
+    metric: str = "macro_f1"  # dev metric for early stopping and the checkpoint kept ('loss': lowest wins)
     patience: int | None = None  # evaluations without improvement before stopping (None: never stop early)
     min_steps: int = 0  # no early stop before this step (a curriculum's first half)
     eval_every: int | None = None  # evaluate every N steps (None: after each epoch)
@@ -273,13 +273,14 @@ def _say(cfg, msg):
 def device_choices(device: torch.device, # where the model trains
                    cfg: TrainConfig, # its bf16 and attn_implementation, when set, win
                   ) -> dict:
-    "What `fit` does differently on `device`: bf16 autocast, the attention kernel, the fused AdamW kernel, TF32 matmuls."
+    "What `fit` does differently on `device`: bf16 autocast, attention kernel, fused AdamW, TF32 matmuls."
     return {"bf16": bf16_supported(device) if cfg.bf16 is None else cfg.bf16,
             # None: the library's default, sdpa
             "attn_implementation": cfg.attn_implementation or ("eager" if device.type == "cpu" else None),
             "fused": device.type in ("cpu", "cuda"),
             # TF32 for what stays fp32 on a GPU (heads, BiLSTMs, a frozen encoder), as RoNLI's code allows it
-            # (torch.set_float32_matmul_precision('high'), BertClassificator.py:13); never on a CPU, whose fp32 must stay fp32
+            # (torch.set_float32_matmul_precision('high'), BertClassificator.py:13); never on a CPU, whose fp32
+            # must stay fp32
             "tf32": device.type == "cuda"}
 
 # %% ../nbs/04a_training.ipynb #9f77c205
@@ -306,15 +307,18 @@ def fit(train, # training split: a Dataset (id, premise, hypothesis, label) or a
     if ch["tf32"]: allow_tf32(device)
     if model is None: model = load_pair_classifier(cfg.model, C, cfg.encoding, seed=cfg.seed,
                                                    attn_implementation=ch["attn_implementation"],
-                                                   sentences=1 if cfg.hypothesis_only else 2, head_dropout=cfg.head_dropout)
+                                                   sentences=1 if cfg.hypothesis_only else 2,
+                                                   head_dropout=cfg.head_dropout)
     model = model.to(device)
     # fused: one kernel per step
     make_opt = lambda: torch.optim.AdamW(_param_groups(model, cfg.weight_decay), lr=cfg.lr, fused=ch["fused"])
     opt = make_opt()
     plan = _shard(batch_plan(len(tr), cfg, tr.lengths, batches), world)
-    # a plan may fix when to validate, which validations count for early stopping, and where a stage restarts (RoNLI's code)
+    # a plan may fix when to validate, which validations count for early stopping, and where a stage restarts
+    # (RoNLI's code)
     marks = {k: getattr(batches, k, None) for k in ("validations", "stopping", "stage_starts")}
-    if acc and marks["stage_starts"]: raise ValueError("stage restarts (stage_starts) are not supported across processes")
+    if acc and marks["stage_starts"]:
+        raise ValueError("stage restarts (stage_starts) are not supported across processes")
     starts = sorted({0, *map(int, marks["stage_starts"] or ())})
     sched = _schedule(opt, cfg, (starts[1] if len(starts) > 1 else len(plan)))
     if acc: model, opt = acc.prepare(model, opt)
@@ -370,13 +374,13 @@ def end_epoch(self: _Loop, ep: int):
 
 @patch
 def new_stage(self: _Loop, steps: int):
-    "A new stage of `steps` steps, as a new Lightning Trainer starts one: a fresh optimizer, schedule and best checkpoint."
+    "A new stage of `steps` steps, as a Lightning Trainer starts one: fresh optimizer, schedule, best checkpoint."
     self.opt = self.make_opt(); self.sched = _schedule(self.opt, self.cfg, steps)
     self.best, self.best_state, self.bad = None, None, 0
 
 @patch
 def eval_step(self: _Loop, step: int, ep: int, train_loss: float,
-              counts: bool = True, # whether this evaluation counts for early stopping (the best checkpoint is tracked anyway)
+              counts: bool = True, # whether it counts for early stopping (the best checkpoint is tracked anyway)
              ) -> bool:
     "Evaluate on dev, keep the best checkpoint, and say whether to stop early."
     row = {"step": step, "epoch": ep + 1, "train_loss": train_loss}
@@ -384,8 +388,9 @@ def eval_step(self: _Loop, step: int, ep: int, train_loss: float,
         m = _evaluate(self.net, self.dv, self.collator, self.cfg, self.device, self.bf16)
         row.update({f"dev_{k}": v for k, v in m.items()})
         lower = self.cfg.metric == "loss"  # a loss improves downwards, every other metric upwards
-        if self.best is None or (m[self.cfg.metric] < self.best["value"] if lower else m[self.cfg.metric] > self.best["value"]):
-            self.best = {"step": step, "epoch": ep + 1, "metric": self.cfg.metric, "value": m[self.cfg.metric], "dev": dict(m)}
+        v = m[self.cfg.metric]
+        if self.best is None or (v < self.best["value"] if lower else v > self.best["value"]):
+            self.best = {"step": step, "epoch": ep + 1, "metric": self.cfg.metric, "value": v, "dev": dict(m)}
             self.best_state = {k: v.detach().clone() for k, v in self.net.state_dict().items()}; self.bad = 0
         elif counts: self.bad += 1
     self.history.append(row)
