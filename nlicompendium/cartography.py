@@ -91,7 +91,8 @@ def regions(metrics: pd.DataFrame, # from `cartography_metrics`
     return out
 
 # %% ../nbs/04b_cartography.ipynb #6cab0cbd
-OFFICIAL_REGION_FRACTION = 0.3319  # train_dy_filtering.py:219; Table 3's region sizes (19,289 = int(0.3319 x 58,114) + 1)
+# train_dy_filtering.py:219; Table 3's region sizes (19,289 = int(0.3319 x 58,114) + 1)
+OFFICIAL_REGION_FRACTION = 0.3319
 
 def official_regions(metrics: pd.DataFrame, # from `cartography_metrics`, in training-set order
                      fraction: float = OFFICIAL_REGION_FRACTION, # share of the training set per region

@@ -57,7 +57,7 @@ OPEN_PHRASES = {  # phrases that introduce a clause themselves: no comma follows
 LABELS = {"en": SCINLI_LABELS, "ro": RONLI_LABELS}
 
 def _fold(s: str) -> str:
-    "Each character without its diacritics (ă, â, î, ș, ş, ț, ţ: a, a, i, s, s, t, t), one for one, so lengths are kept."
+    "Each character without its diacritics (ă, â, î, ș, ş, ț, ţ: a, a, i, s, s, t, t), one for one: lengths are kept."
     return "".join(unicodedata.normalize("NFD", ch)[0] for ch in s)
 
 def phrase_table(lang: str = "en") -> pd.DataFrame:
@@ -110,10 +110,10 @@ def read_documents(paths: Sequence[str | Path], # text files, one document (pape
 
 # %% ../nbs/01b_distant.ipynb #7e172731
 ABBREVIATIONS = {  # a period after these never ends a sentence; sentencex 1.0.32 cuts after each of them
-    "en": ["Fig", "Figs", "fig", "figs", "Eq", "Eqs", "eq", "eqs", "Eqn", "Sec", "Secs", "Tab", "Ch", "Alg", "Thm", "Def",
-           "Prop", "Lem", "App", "Refs", "approx", "resp", "vol"],
-    "ro": ["ex", "Ex", "pag", "alin", "str", "Str", "jud", "mil", "mld", "aprox", "cca", "vol", "cap", "dl", "dna", "lat",
-           "engl", "resp", "Sf", "fig"],
+    "en": ["Fig", "Figs", "fig", "figs", "Eq", "Eqs", "eq", "eqs", "Eqn", "Sec", "Secs", "Tab", "Ch", "Alg", "Thm",
+           "Def", "Prop", "Lem", "App", "Refs", "approx", "resp", "vol"],
+    "ro": ["ex", "Ex", "pag", "alin", "str", "Str", "jud", "mil", "mld", "aprox", "cca", "vol", "cap", "dl", "dna",
+           "lat", "engl", "resp", "Sf", "fig"],
 }
 FINAL_ABBREVIATIONS = {  # these end a sentence when a capital letter follows them, and only then
     "en": ["etc"],
@@ -238,7 +238,8 @@ def balance(pairs: pd.DataFrame, # with 'label' and 'split' columns
     return pd.concat(kept).sort_index(), pd.DataFrame(rep)
 
 # %% ../nbs/01b_distant.ipynb #c7a1e002
-RONLI_CODE_PHRASES = {  # Eduard6421/RONLI@fd75ce0 corpus/NLI_extractor.py, in order, repeats kept (labels 0-2: :274, :281, :288)
+# Eduard6421/RONLI@fd75ce0 corpus/NLI_extractor.py, in order, repeats kept (labels 0-2: :274, :281, :288)
+RONLI_CODE_PHRASES = {
     "contrastive": [  # :31-91
         "În contrast", "În sens opus", "În sens opus", "În opoziție", "În contrast", "În directă opoziție",
         "În contradicție", "În contradicție", "În contradicție însă", "Într-o opoziție", "Contradictoriu",
@@ -283,15 +284,16 @@ def _first_phrase(sentence: str, phrases: Sequence[str]) -> str | None:
     return next((p for p in phrases if p in sentence), None)
 
 def ronli_match(sentence: str) -> list[tuple[str, str]]:
-    "[(class, phrase)] for every class whose official list has a phrase anywhere in `sentence` (case-sensitive); the first found."
+    "[(class, first phrase found)] per class whose official list has one anywhere in `sentence` (case-sensitive)."
     # NLI_extractor.py:198 `any(express in text_sentences[i+1] ...)`, one pass per class at :265-267
     return [(c, p) for c, ps in RONLI_CODE_PHRASES.items() if (p := _first_phrase(sentence, ps)) is not None]
 
 def ronli_strip(sentence: str, # the second sentence of a linked pair
                 phrases: Sequence[str], # the official list of its class
                ) -> str:
-    "NLI_extractor.py's remove_templates: the list's first phrase that starts `sentence` cut, non-word lead cut; capitalize()."
-    # :224-228 the first phrase of the list (not the longest) that starts it; :231 re.sub(r'^\W*', ''); :234 str.capitalize()
+    "NLI_extractor.py's remove_templates: first listed phrase starting `sentence` cut, non-word lead cut; capitalize()."
+    # :224-228 the first phrase of the list (not the longest) that starts it; :231 re.sub(r'^\W*', '');
+    # :234 str.capitalize()
     for p in phrases:
         if sentence.startswith(p): sentence = sentence[len(p):]; break
     return re.sub(r"^\W*", "", sentence).capitalize()
@@ -312,22 +314,25 @@ def ronli_linked_pairs(sentences: Sequence[str], # one document's sentences in o
     if reading == "code":
         for cls, phrases in RONLI_CODE_PHRASES.items():  # one pass per class (:265-267)
             for i in range(1, len(sentences)):
-                if (hit := _first_phrase(sentences[i], phrases)) is not None: add(i, ronli_strip(sentences[i], phrases), cls, hit)
+                if (hit := _first_phrase(sentences[i], phrases)) is not None:
+                    add(i, ronli_strip(sentences[i], phrases), cls, hit)
     else:
         table = phrase_table("ro")
         for i in range(1, len(sentences)):
             if (m := match_phrase(sentences[i], table, boundary)) is None: continue
-            if min(len(sentences[i - 1]), len(sentences[i])) < min_chars: dropped["shorter than min_chars"] += 1; continue
+            if min(len(sentences[i - 1]), len(sentences[i])) < min_chars:
+                dropped["shorter than min_chars"] += 1; continue
             add(i, strip_phrase(sentences[i], m[0]), m[1], m[0])
     return pd.DataFrame(rows, columns=["premise", "hypothesis", "label", "phrase", "construction"]), dropped
 
 # %% ../nbs/01b_distant.ipynb #c7a1e008
 def ronli_pool(docs: Mapping[str, Sequence[str]], # {document: its sentences in order}
                reading: str = "code", boundary: str = "comma", min_chars: int = 50,
-               unique: bool = True, # a repeated sentence once (its first document), so no neutral pair is one text twice
+               unique: bool = True, # a repeated sentence once (its first document): no neutral pair is one text twice
               ) -> pd.DataFrame:
-    "The corpus's sentences neutral pairs are drawn from: 'code': longer than `min_chars`; 'paper': as long, no phrase first."
-    # 'code': NLI_extractor.py:292 `len(filtered_sentence) > 50`; 'paper': §3 "minimum length of 50", "absence of linking phrases"
+    "The sentences neutral pairs are drawn from: 'code': longer than `min_chars`; 'paper': as long, no phrase first."
+    # 'code': NLI_extractor.py:292 `len(filtered_sentence) > 50`;
+    # 'paper': §3 "minimum length of 50", "absence of linking phrases"
     _check_reading(reading)
     table = phrase_table("ro")
     keep = ((lambda s: len(s) > min_chars) if reading == "code" else
@@ -339,11 +344,12 @@ def ronli_neutral_pairs(pool: pd.DataFrame, # from `ronli_pool`
                         n: int, # distinct pairs to draw
                         rng: np.random.Generator,
                        ) -> pd.DataFrame:
-    "`n` distinct pairs of two pool sentences drawn uniformly from the whole corpus, earlier one first; none with itself."
+    "`n` distinct pairs of pool sentences drawn uniformly from the whole corpus, earlier one first; none with itself."
     # NLI_extractor.py:207-219 and :297-305, less its self pairs (:214-217), index past the end (:211, :297)
     m = len(pool); most = m * (m - 1) // 2
-    if n > most: raise ValueError(f"{n:,} neutral pairs asked, but {m:,} pool sentences give at most {most:,} distinct pairs: "
-                                  f"pass a smaller n_neutral")
+    if n > most:
+        raise ValueError(f"{n:,} neutral pairs asked, but {m:,} pool sentences give at most {most:,} distinct pairs: "
+                         f"pass a smaller n_neutral")
     chosen = {}
     while len(chosen) < n:
         draw = np.sort(rng.integers(0, m, size=(max(64, 2 * (n - len(chosen))), 2)), axis=1)
@@ -353,14 +359,15 @@ def ronli_neutral_pairs(pool: pd.DataFrame, # from `ronli_pool`
     s, d = pool["sentence"].to_numpy(), pool["paper"].to_numpy()
     rows = [{"premise": s[i], "hypothesis": s[j], "label": "neutral", "phrase": "", "construction": "neutral (corpus)",
              "paper": d[i], "hypothesis_paper": d[j]} for i, j in chosen]
-    return pd.DataFrame(rows, columns=["premise", "hypothesis", "label", "phrase", "construction", "paper", "hypothesis_paper"])
+    return pd.DataFrame(rows, columns=["premise", "hypothesis", "label", "phrase", "construction", "paper",
+                                       "hypothesis_paper"])
 
 # %% ../nbs/01b_distant.ipynb #c7a1e010
 def split_stratified(labels: Sequence[str], # one label per pair
                      dev: float = 0.05, test: float = 0.05, # shares of every class
                      seed: int = 0,
                     ) -> pd.Series:
-    "Split name per pair: each class shuffled, its rounded test and dev shares cut off, the rest train; nothing is dropped."
+    "Split name per pair: each class shuffled, its rounded test and dev shares cut off, the rest train; none dropped."
     if not (0 <= dev and 0 <= test and dev + test < 1):
         raise ValueError(f"dev ({dev}) and test ({test}) must be non-negative and sum below 1")
     lab = np.asarray(labels, dtype=object); out = np.full(len(lab), "train", dtype=object)
@@ -372,8 +379,8 @@ def split_stratified(labels: Sequence[str], # one label per pair
     return pd.Series(out, name="split")
 
 # %% ../nbs/01b_distant.ipynb #d3517afc
-def _build_mscinli(docs: Mapping[str, str], lang: str, neutral_per_paper: int | str, boundary: str, dev: float, test: float,
-                   seed: int) -> dict:
+def _build_mscinli(docs: Mapping[str, str], lang: str, neutral_per_paper: int | str, boundary: str, dev: float,
+                   test: float, seed: int) -> dict:
     "MSciNLI's procedure: {'procedure', 'pairs', 'balanced', 'papers', 'phrases', 'balance', 'totals'}."
     table, rng = phrase_table(lang), np.random.default_rng(seed)
     papers, parts = [], []
@@ -408,13 +415,15 @@ def _build_mscinli(docs: Mapping[str, str], lang: str, neutral_per_paper: int | 
             "balance": brep, "totals": totals}
 
 # %% ../nbs/01b_distant.ipynb #c7a1e012
-def _build_ronli(docs: Mapping[str, str], boundary: str, dev: float, test: float, seed: int, reading: str, min_chars: int,
-                 n_neutral: int | None) -> dict:
+def _build_ronli(docs: Mapping[str, str], boundary: str, dev: float, test: float, seed: int, reading: str,
+                 min_chars: int, n_neutral: int | None) -> dict:
     "RoNLI's procedure: {'procedure', 'reading', 'pairs', 'papers', 'phrases', 'classes', 'totals'}."
     _check_reading(reading)
     if reading == "code" and boundary != "comma":
-        raise ValueError("boundary is for reading='paper': the official extractor finds a phrase anywhere (NLI_extractor.py:198)")
-    sents = {pid: [s for p in split_sentences(text, "ro") for s in p] for pid, text in docs.items()}  # one sequence: :263
+        raise ValueError("boundary is for reading='paper': the official extractor finds a phrase anywhere "
+                         "(NLI_extractor.py:198)")
+    # one sequence: :263
+    sents = {pid: [s for p in split_sentences(text, "ro") for s in p] for pid, text in docs.items()}
     parts, papers = [], []
     for pid, ss in sents.items():
         lk, drop = ronli_linked_pairs(ss, reading, boundary, min_chars)
@@ -426,7 +435,8 @@ def _build_ronli(docs: Mapping[str, str], boundary: str, dev: float, test: float
     repeats = len(ronli_pool(sents, reading, boundary, min_chars, unique=False)) - len(pool)
     nt = ronli_neutral_pairs(pool, 30_000 if n_neutral is None else int(n_neutral), np.random.default_rng(seed))
     made = pd.concat([*parts, nt], ignore_index=True)
-    pairs = made[~made.duplicated(["premise", "hypothesis", "label"])].reset_index(drop=True)  # generate_splits.py:12-16
+    # generate_splits.py:12-16
+    pairs = made[~made.duplicated(["premise", "hypothesis", "label"])].reset_index(drop=True)
     pairs["split"] = split_stratified(pairs["label"], dev, test, seed).to_numpy()
     papers = pd.DataFrame(papers)
     papers["pool sentences"] = papers.paper.map(pool.paper.value_counts()).fillna(0).astype(int).to_numpy()
@@ -444,7 +454,8 @@ def _build_ronli(docs: Mapping[str, str], boundary: str, dev: float, test: float
               "pool sentences": len(pool), "pool: repeated sentences dropped": repeats, "neutral pairs": len(nt),
               "dropped: repeated pair": len(made) - len(pairs),
               "dropped: phrase-only sentence": int(papers["dropped: phrase-only sentence"].sum()),
-              "dropped: shorter than min_chars": int(papers["dropped: shorter than min_chars"].sum()), "pairs": len(pairs)}
+              "dropped: shorter than min_chars": int(papers["dropped: shorter than min_chars"].sum()),
+              "pairs": len(pairs)}
     cols = ["paper", "hypothesis_paper", "split", "premise", "hypothesis", "label", "phrase", "construction"]
     return {"procedure": "ronli", "reading": reading, "pairs": pairs[cols], "papers": papers, "phrases": phrases,
             "classes": classes, "totals": totals}
@@ -452,26 +463,29 @@ def _build_ronli(docs: Mapping[str, str], boundary: str, dev: float, test: float
 # %% ../nbs/01b_distant.ipynb #c7a1e013
 def build_pairs(docs: Mapping[str, str], # {document id: text}: a paper (MSciNLI), a chapter or article (RoNLI)
                 lang: str = "en", # phrase table and sentence splitter
-                neutral_per_paper: int | str = "mean", # MSciNLI: 'mean' of the paper's linked classes, or a fixed number
+                neutral_per_paper: int | str = "mean", # MSciNLI: 'mean' of the paper's linked classes, or a number
                 boundary: str = "comma", # see `match_phrase` (MSciNLI, and RoNLI's 'paper' reading)
-                dev: float | None = None, test: float | None = None, # shares: of papers (MSciNLI, 0.1), of classes (RoNLI, 0.05)
+                dev: float | None = None, # share for dev: of papers (MSciNLI, 0.1), of each class (RoNLI, 0.05)
+                test: float | None = None, # share for test: the same
                 seed: int = 0,
                 procedure: str | None = None, # 'mscinli' or 'ronli'; None: 'ronli' for lang='ro', else 'mscinli'
                 reading: str | None = None, # RoNLI: 'code' (None: the official extractor) or 'paper' (§3)
                 min_chars: int | None = None, # RoNLI: the length threshold (None: 50)
-                n_neutral: int | None = None, # RoNLI: neutral pairs over the whole corpus (None: 30,000, NLI_extractor.py:16)
+                n_neutral: int | None = None, # RoNLI: neutral pairs over the corpus (None: 30,000, NLI_extractor.py:16)
                ) -> dict:
-    "Distant-supervision NLI pairs from documents by MSciNLI's or RoNLI's procedure, with a report of what was made and dropped."
+    "Distant-supervision NLI pairs by MSciNLI's or RoNLI's procedure, with a report of what was made and dropped."
     procedure = procedure or ("ronli" if lang == "ro" else "mscinli")
     if procedure == "mscinli":
-        given = [k for k, v in {"reading": reading, "min_chars": min_chars, "n_neutral": n_neutral}.items() if v is not None]
+        given = [k for k, v in {"reading": reading, "min_chars": min_chars, "n_neutral": n_neutral}.items()
+                 if v is not None]
         if given: raise ValueError(f"{', '.join(given)}: RoNLI's options, not MSciNLI's")
-        return _build_mscinli(docs, lang, neutral_per_paper, boundary, 0.1 if dev is None else dev, 0.1 if test is None else test,
-                              seed)
+        return _build_mscinli(docs, lang, neutral_per_paper, boundary, 0.1 if dev is None else dev,
+                              0.1 if test is None else test, seed)
     if procedure == "ronli":
-        if lang != "ro": raise ValueError(f"procedure='ronli' uses RoNLI's Romanian phrases: lang must be 'ro', not {lang!r}")
+        if lang != "ro":
+            raise ValueError(f"procedure='ronli' uses RoNLI's Romanian phrases: lang must be 'ro', not {lang!r}")
         if neutral_per_paper != "mean":
             raise ValueError("neutral_per_paper is MSciNLI's option: RoNLI draws n_neutral pairs over the whole corpus")
-        return _build_ronli(docs, boundary, 0.05 if dev is None else dev, 0.05 if test is None else test, seed, reading or "code",
-                            50 if min_chars is None else min_chars, n_neutral)
+        return _build_ronli(docs, boundary, 0.05 if dev is None else dev, 0.05 if test is None else test, seed,
+                            reading or "code", 50 if min_chars is None else min_chars, n_neutral)
     raise ValueError(f"procedure must be 'mscinli' or 'ronli', got {procedure!r}")

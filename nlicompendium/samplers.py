@@ -248,8 +248,9 @@ class OfficialSetting:
 
 # %% ../nbs/04c_samplers.ipynb #11ba179a
 _DM, _DS = "nli_learning/Dataset/", "nli_learning/"
+# NLIDataModuleSubset.py:81-91
 _SUBSET_FACTORS = {"easy": {0: 1, 1: 1, 2: 7, 3: 1}, "easyambiguous": {0: 26, 1: 68, 2: 1, 3: 1},
-                   "ambiguous": {0: 10, 1: 25, 2: 1, 3: 2}, "hard": {0: 4, 1: 9, 2: 1, 3: 3}}  # NLIDataModuleSubset.py:81-91
+                   "ambiguous": {0: 10, 1: 25, 2: 1, 3: 2}, "hard": {0: 4, 1: 9, 2: 1, 3: 3}}
 OFFICIAL_SUBSETS = {"+ E2L": "easy", "+ A": "ambiguous", "+ H2L": "hard", "+ E2L + A": "easyambiguous"}
 OFFICIAL_ABSENT = {v: "not in the official code (main_script.py:11-23 lists no such model): paper protocol"
                    for v in ("+ Length-CL", "+ STS-CL")}
@@ -261,16 +262,18 @@ def _subset(sub):
         factors=tuple(_SUBSET_FACTORS[sub].items()), shuffle="never", patience=2, stopping_stages=(1,),
         selection="best val_loss of ModelCheckpoint(save_top_k=10) (bert_subset.py:38-41, 52)",
         source=("bert-cartography/model.py:5, 11, 13", "main_script.py:32-37",
-                f"{_DS}bert_subset/bert_subset.py:9, 34, 43, 45-46, 48-49", f"{_DS}bert/BertClassificator.py:31-37, 228",
+                f"{_DS}bert_subset/bert_subset.py:9, 34, 43, 45-46, 48-49",
+                f"{_DS}bert/BertClassificator.py:31-37, 228",
                 f"{_DM}NLIDataModuleSubset.py:25-27, 81-91, 97-98, 107, 131-133"),
-        note="lr 1e-4: bert_subset.py:9 imports nli_learning.bert's BertClassificator, not the subset folder's 1e-3 one; "
-             "Tuner.scale_batch_size (bert_subset.py:48-49) overwrites the batch size of 256 (bert-cartography/model.py:11); "
-             "train_dataloader duplicates by the subset's factors and shuffles, then returns the original set "
-             "(NLIDataModuleSubset.py:132-133)")
+        note="lr 1e-4: bert_subset.py:9 imports nli_learning.bert's BertClassificator, not the subset folder's 1e-3 "
+             "one; Tuner.scale_batch_size (bert_subset.py:48-49) overwrites the batch size of 256 "
+             "(bert-cartography/model.py:11); train_dataloader duplicates by the subset's factors and shuffles, then "
+             "returns the original set (NLIDataModuleSubset.py:132-133)")
 
 OFFICIAL_RONLI = {
     "Ro-BERT": OfficialSetting(
-        model="bert", lr=1e-4, batch_size=128, epochs=10, data="train.json in file order", patience=4, stopping_stages=(1,),
+        model="bert", lr=1e-4, batch_size=128, epochs=10, data="train.json in file order", patience=4,
+        stopping_stages=(1,),
         selection="best val_loss of ModelCheckpoint(save_top_k=3) (bert_ro.py:37-40, 55)",
         source=("bert/model.py:5, 11-12", f"{_DS}bert/bert_ro.py:34, 42, 44-45",
                 f"{_DS}bert/BertClassificator.py:31-37, 88-93, 228", f"{_DM}NLIDataModule.py:23, 81")),
@@ -285,7 +288,8 @@ OFFICIAL_RONLI = {
         model="bert-oversample", lr=1e-4, batch_size=256, epochs=10,
         data="train.json, each example repeated by its class's factor in file order", duplication="fixed",
         factors=((0, 10), (1, 20), (2, 1), (3, 1)), shuffle="once", patience=3, stopping_stages=(1,),
-        selection="best val_loss of ModelCheckpoint(every_n_train_steps=500, save_top_k=-1) (bert_oversample.py:61-67, 93)",
+        selection="best val_loss of ModelCheckpoint(every_n_train_steps=500, save_top_k=-1) "
+                  "(bert_oversample.py:61-67, 93)",
         source=("bert-oversample/model.py:7", f"{_DS}bert_oversample/BertOversampleTrainingPipeline.py:5, 10",
                 f"{_DS}bert_oversample/bert_oversample.py:59, 69, 71-77, 80-85",
                 f"{_DS}bert_oversample/BertOversampleClassifier.py:31-37, 228",
@@ -296,12 +300,13 @@ OFFICIAL_RONLI = {
         data="train_curriculum_full.json: train_easyambiguous.json then train_hard.json, repeated guids dropped",
         duplication="max // count", shuffle="once", val_every=50,
         selection="best val_loss among the last stage's checkpoints (bert_curriculum_full.py:124-130, 155)",
-        source=("bert-cart-cl/model.py:2, 7", f"{_DS}bert_curriculum_full/bert_curriculum_full.py:12-14, 49, 76, 82-85, 92, "
+        source=("bert-cart-cl/model.py:2, 7",
+                f"{_DS}bert_curriculum_full/bert_curriculum_full.py:12-14, 49, 76, 82-85, 92, "
                 "109-112, 137-140, 147-154", f"{_DS}bert_curriculum/BertCurriculumClassifier.py:30-36, 171",
                 f"{_DM}NLIDataModuleCurriculumFull.py:22, 72", f"{_DM}NLIDatasetCurriculumFull.py:12-18, 35-44",
                 "dataset/generate_datasets/parse_duplicate_items.py:4-9, 18-33"),
-        note="EarlyStopping(patience=5) is built (bert_curriculum_full.py:76) and never passed to a Trainer (:82, :109, "
-             ":137)"),
+        note="EarlyStopping(patience=5) is built (bert_curriculum_full.py:76) and never passed to a Trainer "
+             "(:82, :109, :137)"),
     "+ Cart-CL++": OfficialSetting(
         model="bert-cart-cl++", lr=1e-3, batch_size=512, stage_steps=(100, 200, 1000), stage_fractions=(0.6, 0.8, 1),
         data="train_curriculum.json (order: see the notes)", duplication="max // count", shuffle="once", val_every=100,
@@ -315,13 +320,15 @@ OFFICIAL_RONLI = {
              "the run (only a non-finite val_loss would)"),
     "+ Cart-Stra-CL++": OfficialSetting(
         model="bert-cart-stra-cl++", lr=1e-3, batch_size=256, stage_steps=(100, 200, 300, 400, 1500),
-        stage_fractions=(0.2, 0.4, 0.6, 0.8, 1), data="train_curriculum.json, the first share of each class in file order",
+        stage_fractions=(0.2, 0.4, 0.6, 0.8, 1),
+        data="train_curriculum.json, the first share of each class in file order",
         duplication="max // count", shuffle="every epoch", val_every=100,
         selection="best val_loss among the last stage's checkpoints (bert_curriculum_diverse.py:163-169, 189)",
         source=("bert-cart-stra-cl++/model.py:2-4, 10",
                 f"{_DS}bert_curriculum_diverse/bert_curriculum_diverse.py:51, 60, 66-69, 76, 94-97, 121-124, 148-151, "
                 "175-178", f"{_DS}bert_curriculum_diverse/BertCurriculumDiverseClassifier.py:32-38, 173",
-                f"{_DM}NLIDataModuleCurriculumDiverse.py:17, 22, 38-50, 87", f"{_DM}NLIDatasetCurriculumDiverse.py:13, 20-39"),
+                f"{_DM}NLIDataModuleCurriculumDiverse.py:17, 22, 38-50, 87",
+                f"{_DM}NLIDatasetCurriculumDiverse.py:13, 20-39"),
         note="EarlyStopping(patience=3) is built (bert_curriculum_diverse.py:60) and never passed to a Trainer"),
 }
 
@@ -347,7 +354,8 @@ def official_setting_table() -> pd.DataFrame:
                    "source": "; ".join(s.source)}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("variant")
 
-_COLS = ["model", "lr", "batch", "length", "stages", "duplication", "shuffle", "validation", "early stopping", "head", "source"]
+_COLS = ["model", "lr", "batch", "length", "stages", "duplication", "shuffle", "validation", "early stopping", "head",
+         "source"]
 
 # %% ../nbs/04c_samplers.ipynb #30510512
 class OfficialPlan(BatchPlan):
@@ -394,9 +402,11 @@ def _official_inputs(variant, labels, score, metrics):
         if score is None: raise ValueError(f"{variant} orders train_curriculum.json by a difficulty score: pass score")
         score = np.asarray(score, dtype=np.float64)
         if len(score) != len(labels): raise ValueError(f"score has {len(score)} rows, labels {len(labels)}")
-        if not np.isfinite(score).all(): raise ValueError(f"score row {np.flatnonzero(~np.isfinite(score))[0]} is not finite")
+        if not np.isfinite(score).all():
+            raise ValueError(f"score row {np.flatnonzero(~np.isfinite(score))[0]} is not finite")
     if variant in OFFICIAL_SUBSETS or variant == "+ Cart-CL":
-        if metrics is None: raise ValueError(f"{variant} reads the region files: pass metrics (confidence, variability)")
+        if metrics is None:
+            raise ValueError(f"{variant} reads the region files: pass metrics (confidence, variability)")
         if len(metrics) != len(labels): raise ValueError(f"metrics has {len(metrics)} rows, labels {len(labels)}")
         if "gold" in metrics and (d := np.flatnonzero(metrics["gold"].to_numpy() != labels)).size:
             raise ValueError(f"metrics row {d[0]} has gold {metrics['gold'].iloc[d[0]]!r}, labels {labels[d[0]]!r}: "
