@@ -5,7 +5,7 @@
 # %% ../nbs/00_core.ipynb #15baaf43
 from __future__ import annotations
 import contextlib, hashlib, json, os, platform, subprocess, tempfile, time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -14,11 +14,11 @@ import pandas as pd
 from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['DATA_ENV', 'CACHE_ENV', 'PROFILES', 'SIZE_FIELDS', 'RUN_SIZES', 'OUTPUT_DIRS', 'KEY_PACKAGES', 'ISA_OVERRIDES',
-           'RESERVED_ENTRIES', 'project_root', 'data_root', 'cache_dir', 'NLIDataError', 'Profile', 'in_test',
-           'resolve_profile', 'run_sizes', 'run_sizes_table', 'param_list', 'seed_everything', 'get_device',
-           'bf16_supported', 'allow_tf32', 'sha256_file', 'git_info', 'notebook_fingerprint', 'code_fingerprint',
-           'package_versions', 'machine_info', 'data_fingerprint', 'atomic_write', 'Results']
+__all__ = ['DATA_ENV', 'CACHE_ENV', 'PROFILES', 'REHEARSAL_ENV', 'SIZE_FIELDS', 'RUN_SIZES', 'OUTPUT_DIRS', 'KEY_PACKAGES',
+           'ISA_OVERRIDES', 'RESERVED_ENTRIES', 'project_root', 'data_root', 'cache_dir', 'NLIDataError', 'Profile',
+           'in_test', 'rehearsal', 'resolve_profile', 'run_sizes', 'run_sizes_table', 'param_list', 'seed_everything',
+           'get_device', 'bf16_supported', 'allow_tf32', 'sha256_file', 'git_info', 'notebook_fingerprint',
+           'code_fingerprint', 'package_versions', 'machine_info', 'data_fingerprint', 'atomic_write', 'Results']
 
 # %% ../nbs/00_core.ipynb #5c32407c
 DATA_ENV = "NLIC_DATA_DIR"  # environment variable naming a folder that holds the data sets (CI: ../shared/data)
@@ -79,6 +79,12 @@ def in_test() -> bool:
     "True while `nbdev_test` runs notebooks (it sets `IN_TEST`)."
     return bool(os.environ.get("IN_TEST"))
 
+REHEARSAL_ENV = "NLIC_REHEARSAL"
+
+def rehearsal() -> bool:
+    "`NLIC_REHEARSAL=1`: the gpu profile's code path at the smoke profile's sizes, on offline stand-ins; never results."
+    return os.environ.get(REHEARSAL_ENV, "") == "1"
+
 # %% ../nbs/00_core.ipynb #86394bce
 def resolve_profile(profile: str | Profile = "auto", # smoke, cpu, gpu, auto, or a Profile
                    ) -> Profile:
@@ -94,6 +100,8 @@ def resolve_profile(profile: str | Profile = "auto", # smoke, cpu, gpu, auto, or
             name = "gpu" if torch.cuda.is_available() else "cpu"
     if name not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}: choose one of {sorted(PROFILES) + ['auto']}")
+    # the dress rehearsal: gpu's models and branches, smoke's sizes (models.hub_mode then resolves to the stand-ins)
+    if name == "gpu" and rehearsal(): return replace(PROFILES["smoke"], name="gpu", model="paper")
     return PROFILES[name]
 
 # %% ../nbs/00_core.ipynb #53308f7e
@@ -131,6 +139,7 @@ def run_sizes(study: str, # 'curriculum', 'taxinli', 'cb', 'mscinli' or 'codemix
               profile: str, # smoke, cpu or gpu
              ) -> dict:
     "One study part's sizes under a profile, from `RUN_SIZES`, as a dict of `SIZE_FIELDS`."
+    if profile == "gpu" and rehearsal(): profile = "smoke"  # the dress rehearsal runs gpu's code at smoke's sizes
     by = RUN_SIZES.get((study, part))
     if by is None: raise KeyError(f"no sizes for {study!r} {part!r}; known: {sorted(RUN_SIZES)}")
     if profile not in by: raise KeyError(f"no {profile!r} sizes for {study!r} {part!r}; profiles: {sorted(by)}")

@@ -68,6 +68,8 @@ HUB_ENV = "NLIC_HUB"  # 'hub' (default): the papers' checkpoints; 'standins': th
 
 def hub_mode() -> str:
     "Where hub ids resolve: 'hub' (the Hugging Face Hub and its cache) or 'standins' (`NLIC_HUB=standins`)."
+    from nlicompendium.core import rehearsal
+    if rehearsal(): return "standins"  # a dress rehearsal never touches the Hub
     mode = (os.environ.get(HUB_ENV) or "hub").strip().lower()
     if mode not in ("hub", "standins"): raise ValueError(f"{HUB_ENV} must be 'hub' or 'standins', got {mode!r}")
     return mode
@@ -222,8 +224,24 @@ def tokenize_pairs(tokenizer, # a Hugging Face tokenizer
     if truncation == "error":
         _over_limit([len(x) for x in tokenizer(p, h)["input_ids"]], max_length)
         return tokenizer(p, h, **kw)
+    # a hypothesis that leaves the premise no token cannot be kept whole: those pairs are cut longest-first instead
+    # (the tokenizer would stop the whole batch with "Sequence to truncate too short")
+    room = max_length - tokenizer.num_special_tokens_to_add(pair=True) - 1
+    hl = tokenizer(h, add_special_tokens=False)["input_ids"] if h else []
+    long = {i for i, x in enumerate(hl) if len(x) > room}
+    if not long:
+        with _truncation_side(tokenizer, side):
+            return tokenizer(p, h, truncation="only_first", max_length=max_length, **kw)
+    pad = {k: kw.pop(k) for k in ("padding", "return_tensors", "pad_to_multiple_of") if k in kw}
+    keep, cut = [i for i in range(len(p)) if i not in long], sorted(long)
     with _truncation_side(tokenizer, side):
-        return tokenizer(p, h, truncation="only_first", max_length=max_length, **kw)
+        a = (tokenizer([p[i] for i in keep], [h[i] for i in keep], truncation="only_first", max_length=max_length, **kw)
+             if keep else {})
+    b = tokenizer([p[i] for i in cut], [h[i] for i in cut], truncation="longest_first", max_length=max_length, **kw)
+    rows, rows_b = dict(zip(keep, range(len(keep)))), dict(zip(cut, range(len(cut))))
+    out = {k: [(b[k][rows_b[i]] if i in long else a[k][rows[i]]) for i in range(len(p))] for k in b.keys()}
+    from transformers import BatchEncoding
+    return tokenizer.pad(out, **pad) if pad else BatchEncoding(out)
 
 # %% ../nbs/03_models.ipynb #e5591714
 def encode_pairs(tokenizer, # a Hugging Face tokenizer
@@ -434,8 +452,9 @@ def _store(key: str, disk: bool) -> dict:
     if key not in _VECTORS:
         mem = _VECTORS[key] = {}
         for f in sorted((cache_dir() / "features" / key).glob("shard-*.npz")) if disk else ():
-            with np.load(f) as z:
-                mem.update({s: {p: z[p][i] for p in SENTENCE_POOLINGS} for i, s in enumerate(z["sha"].tolist())})
+            with np.load(f) as z:  # each z[key] reads the whole array again: read each once
+                arrs = {p: z[p] for p in SENTENCE_POOLINGS}
+                mem.update({s: {p: arrs[p][i] for p in SENTENCE_POOLINGS} for i, s in enumerate(z["sha"].tolist())})
     return _VECTORS[key]
 
 def _sha(text: str) -> str:
