@@ -48,6 +48,15 @@ def length_category(n_tokens: int, # tokens in the conversation
 KEEP_SPEAKERS = frozenset({"father", "mother", "bauji", "maa", "papa", "doctor", "receptionist", "police officer",
                            "inspector", "teacher"})
 
+def _name_runs(tokens, tags, names):
+    "Tokens with every run that spells a multi-word name (case-insensitive) folded into its placeholder; tags follow."
+    low, toks, tgs, i = [w.lower() for w in tokens], [], [], 0
+    while i < len(tokens):
+        hit = next(((k, ph) for k, ph in names if low[i:i + k] == ph[0]), None)
+        if hit: toks.append(hit[1][1]); tgs.append(tags[i]); i += hit[0]
+        else: toks.append(tokens[i]); tgs.append(tags[i]); i += 1
+    return toks, tgs
+
 def anonymise(turns: Sequence[Turn], # one conversation
               hypotheses: Sequence[str] = (), # hypotheses written about it
               keep: frozenset = KEEP_SPEAKERS, # turn owners that are roles, not names (lower case)
@@ -56,13 +65,20 @@ def anonymise(turns: Sequence[Turn], # one conversation
     if not turns: raise ValueError("empty conversation: nothing to anonymise")
     mapping = {}
     for t in turns:
-        who = t.speaker.lower()
+        who = " ".join(t.speaker.lower().split())
         if who not in keep and who not in mapping: mapping[who] = f"C{len(mapping)}"
     if not mapping: return list(turns), list(hypotheses), {}
-    pat = re.compile(r"(?<!\w)(" + "|".join(sorted(map(re.escape, mapping), key=len, reverse=True)) + r")(?!\w)",
-                     re.IGNORECASE)
-    sub = lambda s: pat.sub(lambda m: mapping[m.group(1).lower()], s)
-    out = [Turn(mapping.get(t.speaker.lower(), t.speaker), [sub(w) for w in t.tokens], list(t.tags)) for t in turns]
+    # a two-word owner ("Raj Malhotra") is also named by each of its words ("Raj"); a full name wins over its parts
+    alias = {w: ph for who, ph in mapping.items() if " " in who for w in who.split() if w not in keep and len(w) > 1}
+    alias |= mapping
+    names = sorted(((len(k.split()), (k.split(), ph)) for k, ph in alias.items() if " " in k), key=lambda x: -x[0])
+    alt = "|".join(r"\s+".join(map(re.escape, k.split())) for k in sorted(alias, key=len, reverse=True))
+    pat = re.compile(r"(?<!\w)(" + alt + r")(?!\w)", re.IGNORECASE)
+    sub = lambda s: pat.sub(lambda m: alias[" ".join(m.group(1).lower().split())], s)
+    out = []
+    for t in turns:
+        toks, tags = _name_runs(t.tokens, t.tags, names) if names else (list(t.tokens), list(t.tags))
+        out.append(Turn(mapping.get(" ".join(t.speaker.lower().split()), t.speaker), [sub(w) for w in toks], tags))
     return out, [sub(h) for h in hypotheses], dict(mapping)
 
 # %% ../nbs/15_codemixed.ipynb #a05ac3c1

@@ -339,7 +339,7 @@ class _Loop:
         self.train_time, self.record_time = 0.0, 0.0
 
     def step(self, b, ep):
-        "One optimizer step on batch `b` (this process's share of it); returns the loss."
+        "One optimizer step on batch `b` (this process's share of it); returns the loss as a tensor (no host sync)."
         t = time.perf_counter()
         mine = np.array_split(np.asarray(b), self.world)[self.rank] if self.world > 1 else np.asarray(b)
         batch = {k: v.to(self.device) for k, v in self.collator([self.tr.features[i] for i in mine]).items()}
@@ -352,16 +352,19 @@ class _Loop:
             clip(self.model.parameters(), self.cfg.grad_clip)
         self.opt.step(); self.sched.step(); self.opt.zero_grad(set_to_none=True)
         tr = time.perf_counter()
-        if self.cfg.record == "train": np.add.at(self.logits[:, ep], mine, logits.detach().float().cpu().numpy())
+        # the epoch's logits stay on the device until the epoch ends: no copy to the host, and so no sync, per step
+        if self.cfg.record == "train":
+            self.ep_logits.index_add_(0, torch.as_tensor(mine, device=self.device), logits.detach().float())
         np.add.at(self.cov[:, ep], mine, 1)
         self.record_time += time.perf_counter() - tr
         self.train_time += time.perf_counter() - t
-        return loss.item()
+        return loss.detach()
 
 # %% ../nbs/04a_training.ipynb #b94ecb28
 @patch
 def end_epoch(self: _Loop, ep: int):
     "Finish epoch `ep`'s dynamics: eval-mode pass if asked, sum across processes, mean over repeated draws."
+    if self.cfg.record == "train": self.logits[:, ep] = self.ep_logits.cpu().numpy(); self.ep_logits.zero_()
     if self.cfg.record == "eval": self.logits[:, ep] = predict(self.net, self.tr, self.collator,
                                                                self.cfg.eval_batch_size, self.device, self.bf16)
     if self.world > 1:
@@ -410,6 +413,7 @@ def run(self: _Loop, plan: list,
     ep_of = drawn_epochs([len(b) for b in plan], N)  # an epoch is N examples drawn
     E = int(ep_of[-1]) + 1
     self.logits = np.zeros((N, E, C), np.float32) if cfg.record else None
+    self.ep_logits = torch.zeros((N, C), device=self.device) if cfg.record == "train" else None
     self.cov = np.zeros((N, E), np.int32)
     t0, losses, bar, step = time.perf_counter(), [], _progress(cfg, len(plan)), 0
     val_at = None if validations is None else dict(zip(map(int, validations),
@@ -424,7 +428,8 @@ def run(self: _Loop, plan: list,
         due = (step in val_at) if val_at is not None else (
             (cfg.eval_every and step % cfg.eval_every == 0) or (cfg.eval_every is None and last) or step == len(plan))
         if due:
-            if self.eval_step(step, ep, float(np.mean(losses)), val_at.get(step, True) if val_at is not None else True):
+            mean_loss = float(torch.stack(losses).float().mean())  # the one host sync, per evaluation
+            if self.eval_step(step, ep, mean_loss, val_at.get(step, True) if val_at is not None else True):
                 if not last: self.end_epoch(ep)  # stopped early mid-epoch: close that epoch's dynamics too
                 break
             losses = []
