@@ -14,11 +14,12 @@ import pandas as pd
 from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['DATA_ENV', 'CACHE_ENV', 'PROFILES', 'REHEARSAL_ENV', 'SIZE_FIELDS', 'RUN_SIZES', 'OUTPUT_DIRS', 'KEY_PACKAGES',
-           'ISA_OVERRIDES', 'RESERVED_ENTRIES', 'project_root', 'data_root', 'cache_dir', 'NLIDataError', 'Profile',
-           'in_test', 'rehearsal', 'resolve_profile', 'run_sizes', 'run_sizes_table', 'param_list', 'seed_everything',
-           'get_device', 'bf16_supported', 'allow_tf32', 'sha256_file', 'git_info', 'notebook_fingerprint',
-           'code_fingerprint', 'package_versions', 'machine_info', 'data_fingerprint', 'atomic_write', 'Results']
+__all__ = ['DATA_ENV', 'CACHE_ENV', 'PROFILES', 'REHEARSAL_ENV', 'SIZE_FIELDS', 'RUN_SIZES', 'MIN_SEEDS', 'FEWER_SEEDS',
+           'OUTPUT_DIRS', 'KEY_PACKAGES', 'ISA_OVERRIDES', 'RESERVED_ENTRIES', 'project_root', 'data_root', 'cache_dir',
+           'NLIDataError', 'Profile', 'in_test', 'rehearsal', 'resolve_profile', 'run_sizes', 'seeds_shortfall',
+           'run_sizes_table', 'param_list', 'seed_everything', 'get_device', 'bf16_supported', 'allow_tf32',
+           'sha256_file', 'git_info', 'notebook_fingerprint', 'code_fingerprint', 'package_versions', 'machine_info',
+           'data_fingerprint', 'atomic_write', 'Results']
 
 # %% ../nbs/00_core.ipynb #5c32407c
 DATA_ENV = "NLIC_DATA_DIR"  # environment variable naming a folder that holds the data sets (CI: ../shared/data)
@@ -129,7 +130,7 @@ RUN_SIZES = {  # (study, part) -> profile -> SIZE_FIELDS; a cap of None: the who
                             "gpu": (30, 64, 64, _ALL5, None, None, None)},
     ("mscinli", "domain shift"): {"smoke": (2, 16, 64, _ONE, 48, None, 48), "cpu": (3, 32, 128, _ONE, 700, None, 250),
                                   "gpu": (10, 64, 300, _ALL5, None, None, None)},
-    ("codemixed", "mBERT"): {"smoke": (2, 16, 64, _ONE, 256, None, None), "cpu": (5, 16, 256, _CPU3, None, None, None),
+    ("codemixed", "mBERT"): {"smoke": (2, 16, 64, _ONE, 256, None, None), "cpu": (5, 16, 256, _ALL5, None, None, None),
                              "gpu": (5, 16, 256, _ALL5, None, None, None)},
 }
 
@@ -144,6 +145,36 @@ def run_sizes(study: str, # 'curriculum', 'taxinli', 'cb', 'mscinli' or 'codemix
     if by is None: raise KeyError(f"no sizes for {study!r} {part!r}; known: {sorted(RUN_SIZES)}")
     if profile not in by: raise KeyError(f"no {profile!r} sizes for {study!r} {part!r}; profiles: {sorted(by)}")
     return dict(zip(SIZE_FIELDS, by[profile]))
+
+# %% ../nbs/00_core.ipynb #173cef3e
+MIN_SEEDS = 5  # seeds a claim over seeds should rest on
+FEWER_SEEDS = {  # (study, part) -> why its cpu or gpu sizes run fewer than MIN_SEEDS seeds
+    ("taxinli", "BERT"): "cpu: cost (3 seeds x 2 epochs of fine-tuning took 992 s on a 2-core AVX2 CPU, "
+                         "benchmarks/README.md); no verdict rests on these seeds: TaxiNLI's claims are decided on "
+                         "BERT's released predictions",
+    ("cb", "CB stage"): "cpu: cost (the CB, MNLI and MNLI+CB fine-tunings ran over 33 min at 3 seeds on a 2-core "
+                        "AVX2 CPU); Table 4's claims are decided over these 3 seeds, and their n says so",
+    ("cb", "MNLI stage"): "cpu: cost (as the CB stage: MNLI and MNLI+CB share these seeds)",
+    ("cb", "probe fine-tuning"): "Fig. 2's probes (k = 1..6 layers x 2 features, 12 fine-tunings a seed) are a "
+                                 "descriptive curve: no claim rests on a probe",
+    ("mscinli", "PLMs"): "cpu: cost (one MiniLM seed about 299 s on a 2-core AVX2 CPU, and Table 7 trains 5 subsets "
+                         "a seed); Tables 3, 4 and 7's claims are decided over these 3 seeds (paired t), and their n "
+                         "says so",
+    ("mscinli", "BiLSTM"): "cpu: cost (one BiLSTM seed 167-180 s on a 2-core AVX2 CPU); compared with the PLMs over "
+                           "3 seeds",
+    ("mscinli", "domain shift"): "cpu: a 5 x 5 genre matrix read as a description; the in-domain claim it would "
+                                 "test needs MSciNLI's domains and is 'not testable here'",
+}
+
+def seeds_shortfall(study: str, # a study of `RUN_SIZES`
+                    part: str, # its part
+                    profile: str, # smoke, cpu or gpu
+                   ) -> str | None:
+    "Why `part` runs fewer than `MIN_SEEDS` seeds under `profile`; None where it runs enough (smoke always does)."
+    if profile == "smoke" or (profile == "gpu" and rehearsal()): return None  # the dress rehearsal runs smoke's sizes
+    if len(run_sizes(study, part, profile)["seeds"]) >= MIN_SEEDS: return None
+    return FEWER_SEEDS[(study, part)]
+
 
 # %% ../nbs/00_core.ipynb #43733f3c
 def run_sizes_table() -> pd.DataFrame:

@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 
 from fastcore.basics import patch
-from .core import (Profile, Results, resolve_profile, run_sizes, param_list, project_root,
+from .core import (Profile, Results, resolve_profile, run_sizes, param_list, project_root, MIN_SEEDS,
+                                seeds_shortfall,
                                 code_fingerprint,
                                 notebook_fingerprint)
 from .models import paper_model, model_in_words
@@ -41,7 +42,7 @@ class Study:
 def study_setup(name: str, # the run's name; outputs go to runs/<name>-<profile> unless `out_dir` is given
                 profile: str | Profile = "auto", # smoke, cpu, gpu or auto
                 model: str | None = None, # model alias or hub id; None: the profile's, or on gpu the paper's
-                seeds: Any = None, # list of seeds, or its JSON string; None: the profile's
+                seeds: Any = None, # seeds (or a JSON list); None: `part`'s (`core.RUN_SIZES`), else the profile's
                 out_dir: str | Path | None = None, # output folder (under the project root); None: runs/<name>-<profile>
                 dataset: str | None = None, # registry name of the data set, for the paper's checkpoint
                 study: str | None = None, # the study, where its paper chose another checkpoint for `dataset`
@@ -51,6 +52,7 @@ def study_setup(name: str, # the run's name; outputs go to runs/<name>-<profile>
                 executor: str = "inprocess", # where `Study.run_units` runs the units: one of `executors.EXECUTORS`
                 executor_address: str | None = None, # dask: a running scheduler (tcp://host:port); None: a LocalCluster
                 workers: int | None = None, # process pool or LocalCluster: worker processes; None: one per core
+                part: str | None = None, # the study part whose `core.RUN_SIZES` seeds are the default seeds
                ) -> Study:
     "Resolve profile, model, seeds and output folder, and open the `Results` writer."
     prof = resolve_profile(profile)
@@ -60,7 +62,8 @@ def study_setup(name: str, # the run's name; outputs go to runs/<name>-<profile>
     if model is None and prof.model == "paper" and dataset is None:
         raise ValueError(f"profile {prof.name!r} uses the paper's checkpoint: pass `dataset` (or `model`)")
     model_name = model or (paper_model(dataset, study) if prof.model == "paper" else prof.model)
-    seed_list = [int(s) for s in (param_list(seeds, "seeds") or prof.seeds)]
+    default = run_sizes(name.split("-")[0], part, prof.name)["seeds"] if part else prof.seeds
+    seed_list = [int(s) for s in (param_list(seeds, "seeds") or default)]
     out = project_root() / (out_dir or f"runs/{name}-{prof.name}")
     res = Results(out, params={**dict(params or {}), "profile": prof.name, "model": model_name, "seeds": seed_list},
                   seed=seed_list, data=data, name=name)
@@ -88,9 +91,15 @@ def cap(self: Study,
 def sizes(self: Study,
           part: str, # the study part, a key of `core.RUN_SIZES` with the study's name (e.g. 'PLMs' in 'mscinli')
          ) -> dict:
-    "The part's sizes under the run's profile (`core.run_sizes`), recorded in the manifest under `run_sizes`."
-    sz = run_sizes(self.name.split("-")[0], part, self.profile.name)
+    "The part's sizes under the run's profile (`core.run_sizes`), in the manifest under `run_sizes`; why it runs fewer"
+    " than `core.MIN_SEEDS` seeds (`core.seeds_shortfall`, or the run's own seeds) under `fewer_seeds`."
+    study = self.name.split("-")[0]
+    sz = run_sizes(study, part, self.profile.name)
     self.res.entry("run_sizes", {**self.res.manifest.get("run_sizes", {}), part: sz})
+    why = seeds_shortfall(study, part, self.profile.name)
+    if why is None and self.profile.name != "smoke" and len(self.seeds) < MIN_SEEDS:
+        why = f"the run's seeds parameter: {self.seeds}"
+    if why: self.res.entry("fewer_seeds", {**self.res.manifest.get("fewer_seeds", {}), part: why})
     return sz
 
 # %% ../nbs/07_study.ipynb #1efe2690
