@@ -13,7 +13,7 @@ from .core import project_root, atomic_write
 # %% auto #0
 __all__ = ['RUN_SIZES_MARK', 'JOBS', 'TABLE_EXT', 'FIGURE_EXT', 'render_readme', 'readme_cli', 'data_cli', 'job_key',
            'scrub_paths', 'collect', 'cell_times', 'slowest_cells', 'reproduce', 'compare_claims', 'compare_tables',
-           'verify', 'scorecard', 'reproduce_cli']
+           'verify', 'cpu_words', 'scorecard', 'reproduce_cli']
 
 # %% ../nbs/90_cli.ipynb #aa0e6954
 RUN_SIZES_MARK = "<!-- run-sizes -->"  # where the README shows `core.RUN_SIZES`
@@ -286,6 +286,13 @@ def _here(r) -> str:
     return "; ".join(parts + ([f"n = {r.n}"] if isinstance(r.n, str) and r.n else []))
 
 # %% ../nbs/90_cli.ipynb #148d4ae1
+def cpu_words(machine: dict, # a manifest's `machine` entry (`core.machine_info`)
+             ) -> str:
+    "The CPU a run came from and the kernels torch used on it, saying when they were forced (e.g. AVX2 on an AMX Xeon)."
+    if not machine.get("cpu"): return "not recorded"
+    cap, forced = machine.get("torch_cpu_capability"), " (forced)" if machine.get("isa_overrides") else ""
+    return machine["cpu"] + (f", {cap} kernels{forced}" if cap else "")
+
 def scorecard(root: str | Path | None = None, # project root (reads tables/*/claims.csv)
               html: bool = False, # verdicts as coloured HTML spans (the docs site) instead of plain text (GitHub)
               jobs=None, # the studies expected to have claims; None: `JOBS`
@@ -300,7 +307,7 @@ def scorecard(root: str | Path | None = None, # project root (reads tables/*/cla
         m = json.loads((p.parent / "manifest.json").read_text()) if (p.parent / "manifest.json").is_file() else {}
         frames.append(pd.read_csv(p).assign(job=p.parent.name, commit=(m.get("git") or {}).get("commit", "")[:8],
                                             profile=(m.get("params") or {}).get("profile", "?"),
-                                            cpu=(m.get("machine") or {}).get("cpu") or "not recorded"))
+                                            cpu=cpu_words(m.get("machine") or {})))
     if not frames: raise FileNotFoundError(f"no tables/*/claims.csv under {root}")
     allc = pd.concat(frames, ignore_index=True)
     esc = lambda s: str(s).replace("|", "\\|").replace("\n", " ")
