@@ -14,8 +14,8 @@ from .stats import mann_whitney, paired_t, mcnemar, cochrans_q, confusion_batch,
 
 # %% auto #0
 __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'SEED_TESTS', 'EXAMPLE_TESTS', 'UNITS', 'CLAIM_COLUMNS', 'verdict', 'Evidence',
-           'aso_eps', 'over_seeds', 'seed_example_bootstrap', 'over_examples', 'Claim', 'Claims', 'verdict_counts',
-           'write_claims']
+           'aso_eps', 'sign_settled', 'over_seeds', 'seed_example_bootstrap', 'over_examples', 'Claim', 'Claims',
+           'verdict_counts', 'write_claims']
 
 # %% ../nbs/02b_claims.ipynb #4347f4f6
 ALPHA = 0.05  # the significance level of every verdict
@@ -25,8 +25,9 @@ VERDICTS = {
     "same direction, inconclusive": "the paper's direction, not significant; a no-difference claim: no significant "
                                     "difference and the estimate inside the margin (or no margin), but not shown "
                                     "equivalent",
-    "opposite direction, inconclusive": "the other direction (or a tie), not significant; a no-difference claim: "
-                                        "estimate outside the margin, not significant",
+    "opposite direction, inconclusive": "the other direction (or a tie: over seeds, also a sign that leaving out one "
+                                        "seed changes), not significant; a no-difference claim: estimate outside the "
+                                        "margin, not significant",
     "contradicted": "significant in the other direction; a no-difference claim: a significant difference",
     "not testable here": "what the claim needs is not here; the reason says what",
 }
@@ -40,6 +41,7 @@ def verdict(expect: str, # 'greater' (the paper says A > B), 'less' or 'equal' (
             p_equivalent: float | None = None, # TOST p-value against the claim's margin (expect 'equal')
             margin: float | None = None, # the equivalence margin, in the metric's units
             alpha: float = ALPHA,
+            settled: bool = True, # False: leaving out one seed changes the estimate's sign (`sign_settled`): a tie
            ) -> str:
     "The verdict on a claim from its effect and p-values: one key of `VERDICTS`."
     if expect not in EXPECTATIONS: raise ValueError(f"expect must be one of {EXPECTATIONS}, got {expect!r}")
@@ -51,7 +53,7 @@ def verdict(expect: str, # 'greater' (the paper says A > B), 'less' or 'equal' (
         return "opposite direction, inconclusive" if outside else "same direction, inconclusive"
     same = np.sign(estimate) == (1 if expect == "greater" else -1)
     if p < alpha: return "supported" if same else "contradicted"
-    return "same direction, inconclusive" if same else "opposite direction, inconclusive"
+    return "same direction, inconclusive" if same and settled else "opposite direction, inconclusive"
 
 # %% ../nbs/02b_claims.ipynb #064cc56d
 @dataclass
@@ -69,6 +71,7 @@ class Evidence:
     p_equivalent: float | None = None  # TOST p-value (no-difference claims with a margin)
     aso: float | None = None  # ASO eps_min of A over B (deepsig); < 0.5: A almost stochastically dominates B
     note: str = ""
+    sign_settled: bool | None = None  # over seeds: every leave-one-seed-out estimate has the estimate's sign
     def to_dict(self) -> dict: return asdict(self)
 
 # %% ../nbs/02b_claims.ipynb #0f4a58c1
@@ -115,6 +118,21 @@ def _against_number(a, b: float, margin):
     return Evidence(f"{len(a)} seeds against a number", "one-sample t-test (scipy)", float(a.mean()), b,
                     float(a.mean() - b), float(lo), float(hi), p, stat, p_eq)
 
+# %% ../nbs/02b_claims.ipynb #a9ef482d
+def sign_settled(a: Sequence[float], # A's score per seed
+                 b: Sequence[float] | float, # B's per seed, or a fixed number
+                 paired: bool = False, # seeds paired (paired t): leave out one pair
+                ) -> bool:
+    "Whether mean(A) - mean(B) keeps its sign (and is not zero) when any one seed is left out, from either side."
+    a = np.asarray(a, float)
+    if np.ndim(b) == 0: d, loo = a.mean() - b, (a.sum() - a) / (len(a) - 1) - b
+    elif paired:
+        diff = a - np.asarray(b, float); d, loo = diff.mean(), (diff.sum() - diff) / (len(diff) - 1)
+    else:
+        b = np.asarray(b, float); d = a.mean() - b.mean()
+        loo = np.concatenate([(a.sum() - a) / (len(a) - 1) - b.mean(), a.mean() - (b.sum() - b) / (len(b) - 1)])
+    return bool(d != 0 and np.all(np.sign(loo) == np.sign(d)))
+
 # %% ../nbs/02b_claims.ipynb #b9815676
 def over_seeds(a: Sequence[float], # A's score per seed
                b: Sequence[float] | float, # B's score per seed (the same seeds for 'paired-t'), or a fixed number
@@ -125,7 +143,9 @@ def over_seeds(a: Sequence[float], # A's score per seed
               ) -> Evidence:
     "Two systems over seeds: mean difference, Welch's interval, the declared test, TOST, ASO; or one against a number."
     if test not in SEED_TESTS: raise ValueError(f"test must be one of {SEED_TESTS}, got {test!r}")
-    if np.ndim(b) == 0: return _against_number(np.asarray(a, float), float(b), margin)
+    if np.ndim(b) == 0:
+        ev = _against_number(np.asarray(a, float), float(b), margin); ev.sign_settled = sign_settled(a, float(b))
+        return ev
     a, b = np.asarray(a, float), np.asarray(b, float)
     if min(len(a), len(b)) < 2: raise ValueError(f"a test over seeds needs at least 2 seeds a side, got {len(a)} and "
                                                  f"{len(b)}")
@@ -140,7 +160,8 @@ def over_seeds(a: Sequence[float], # A's score per seed
         p_eq = float(tost[0]) if np.isfinite(tost[0]) else float(abs(a.mean() - b.mean()) >= margin)
     eps = aso_eps(a, b, aso_iterations, seed) if aso_iterations else None
     return Evidence(f"{len(a)} + {len(b)} seeds", name, float(a.mean()), float(b.mean()), float(a.mean() - b.mean()),
-                    float(lo), float(hi), float(p), float(stat), p_eq, eps)
+                    float(lo), float(hi), float(p), float(stat), p_eq, eps,
+                    sign_settled=sign_settled(a, b, paired=test == "paired-t"))
 
 # %% ../nbs/02b_claims.ipynb #3d38dd15
 def seed_example_bootstrap(gold: Sequence[int], # (examples,) gold ids
@@ -294,8 +315,12 @@ def seeds(self: Claims,
         return self._add(c, "not testable here", f"{len(a)} and {nb_} seeds: a test over seeds needs 2 a side",
                          None, computed_by)
     ev = over_seeds(a, b, c.test, c.margin if c.expect == "equal" else None, self.aso_iterations, self.seed)
-    v = verdict(c.expect, ev.estimate, ev.p, ev.p_equivalent, c.margin)
-    return self._add(c, v, _no_margin(c), ev, computed_by)
+    v = verdict(c.expect, ev.estimate, ev.p, ev.p_equivalent, c.margin, settled=ev.sign_settled is not False)
+    tie = (c.expect != "equal" and ev.p >= ALPHA and not ev.sign_settled
+           and np.sign(ev.estimate) == (1 if c.expect == "greater" else -1))
+    why = "; ".join(r for r in [_no_margin(c), "read as a tie: leaving out one seed changes the sign of A - B" if tie
+                                else ""] if r)
+    return self._add(c, v, why, ev, computed_by)
 
 # %% ../nbs/02b_claims.ipynb #69a8a047
 @patch
