@@ -221,11 +221,15 @@ def get_device(prefer: str | None = None, # 'cuda', 'mps' or 'cpu'; None picks t
 # %% ../nbs/00_core.ipynb #e5d482c0
 def bf16_supported(device=None, # the device to ask about; defaults to `get_device()`
                   ) -> bool:
-    "Whether bf16 autocast is fast on `device` (CUDA with bf16, or a CPU with AMX or AVX-512 bf16)."
+    "Whether bf16 autocast is fast on `device`: CUDA with bf16, or a CPU with AMX or AVX-512 bf16 whose kernels are not"
+    " limited below them (`ISA_OVERRIDES`: a Xeon told to run AVX2 kernels then takes an AVX2 machine's fp32 path)."
     import torch
     device = torch.device(device) if device is not None else get_device()
     if device.type == "cuda": return torch.cuda.is_bf16_supported()
     if device.type == "cpu":
+        if torch.backends.cpu.get_cpu_capability() in ("DEFAULT", "NO AVX", "AVX2"): return False  # ATEN_CPU_CAPABILITY
+        isa = os.environ.get("ONEDNN_MAX_CPU_ISA", "").upper()
+        if isa and isa not in ("ALL", "DEFAULT") and not any(k in isa for k in ("AMX", "BF16", "AVX10")): return False
         cpu = getattr(torch, "cpu", None)
         return bool(getattr(cpu, "_is_amx_tile_supported", lambda: False)() or getattr(cpu, "_is_avx512_bf16_supported",
                                                                                        lambda: False)())
