@@ -14,8 +14,8 @@ from .stats import mann_whitney, paired_t, mcnemar, cochrans_q, confusion_batch,
 
 # %% auto #0
 __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'SEED_TESTS', 'EXAMPLE_TESTS', 'UNITS', 'CLAIM_COLUMNS', 'verdict', 'Evidence',
-           'aso_eps', 'sign_settled', 'over_seeds', 'seed_example_bootstrap', 'over_examples', 'Claim', 'Claims',
-           'verdict_counts', 'write_claims']
+           'aso_eps', 'sign_settled', 'over_seeds', 'one_seed_out', 'seed_example_bootstrap', 'over_examples', 'Claim',
+           'Claims', 'verdict_counts', 'write_claims']
 
 # %% ../nbs/02b_claims.ipynb #4347f4f6
 ALPHA = 0.05  # the significance level of every verdict
@@ -163,6 +163,26 @@ def over_seeds(a: Sequence[float], # A's score per seed
                     float(lo), float(hi), float(p), float(stat), p_eq, eps,
                     sign_settled=sign_settled(a, b, paired=test == "paired-t"))
 
+# %% ../nbs/02b_claims.ipynb #2abd103c
+def one_seed_out(expect: str, # the claim's expectation (`EXPECTATIONS`)
+                 a: Sequence[float], # A's score per seed
+                 b: Sequence[float] | float, # B's score per seed, or a fixed number
+                 test: str = "welch", # one of SEED_TESTS
+                 margin: float | None = None, # the claim's equivalence margin (expect 'equal')
+                ) -> pd.DataFrame:
+    "The verdict with each seed left out in turn (a side of fewer than 3 seeds keeps all of them): side, seed, verdict."
+    a = np.asarray(a, float); num = np.ndim(b) == 0; rows = []
+    drops = [("A", i) for i in range(len(a)) if len(a) > 2]
+    if test == "paired-t": drops = [("pair", i) for i in range(len(a)) if len(a) > 2]
+    elif not num: drops += [("B", j) for j in range(len(b)) if len(b) > 2]
+    for side, i in drops:
+        a_ = a if side == "B" else np.delete(a, i)
+        b_ = b if num else (np.delete(np.asarray(b, float), i) if side != "A" else np.asarray(b, float))
+        e = over_seeds(a_, b_, test, margin, aso_iterations=0)
+        rows.append({"side": side, "seed index": i, "estimate": e.estimate, "p": e.p,
+                     "verdict": verdict(expect, e.estimate, e.p, e.p_equivalent, margin)})
+    return pd.DataFrame(rows, columns=["side", "seed index", "estimate", "p", "verdict"])
+
 # %% ../nbs/02b_claims.ipynb #3d38dd15
 def seed_example_bootstrap(gold: Sequence[int], # (examples,) gold ids
                            pred_a, # (seeds, examples) A's predicted ids
@@ -308,19 +328,27 @@ def seeds(self: Claims,
           b: Sequence[float] | float, # B's score per seed, or a fixed number (the paper's, a reference)
           computed_by: str | None = None, # None: the ledger's
          ) -> dict:
-    "Decide a claim over seeds with its declared test (`over_seeds`); fewer than 2 seeds a side: not testable here."
+    "Decide a claim over seeds with its declared test (`over_seeds`), unless one seed decides it (`one_seed_out`)."
     if c.unit != "seeds": raise ValueError(f"claim {c.key!r} has unit {c.unit!r}, not 'seeds'")
     nb_ = 2 if np.ndim(b) == 0 else len(b)
     if min(len(a), nb_) < 2:
         return self._add(c, "not testable here", f"{len(a)} and {nb_} seeds: a test over seeds needs 2 a side",
                          None, computed_by)
     ev = over_seeds(a, b, c.test, c.margin if c.expect == "equal" else None, self.aso_iterations, self.seed)
-    v = verdict(c.expect, ev.estimate, ev.p, ev.p_equivalent, c.margin, settled=ev.sign_settled is not False)
-    tie = (c.expect != "equal" and ev.p >= ALPHA and not ev.sign_settled
-           and np.sign(ev.estimate) == (1 if c.expect == "greater" else -1))
-    why = "; ".join(r for r in [_no_margin(c), "read as a tie: leaving out one seed changes the sign of A - B" if tie
-                                else ""] if r)
-    return self._add(c, v, why, ev, computed_by)
+    settled = ev.sign_settled is not False
+    v = verdict(c.expect, ev.estimate, ev.p, ev.p_equivalent, c.margin, settled=settled)
+    why = [_no_margin(c)]
+    loo = one_seed_out(c.expect, a, b, c.test, c.margin if c.expect == "equal" else None)
+    other = loo[loo.verdict != v]
+    if len(other) and v in ("supported", "contradicted"):  # one seed decides it: inconclusive, by the sign rule
+        r0 = other.iloc[0]
+        why.append(f"{v} on all seeds, but {len(other)} of {len(loo)} one-seed-out tests differ (without {r0.side}'s "
+                   f"seed {r0['seed index']}: p = {r0.p:.3g}, {r0.verdict}): one seed decides it")
+        v = verdict(c.expect, ev.estimate, 1.0, None, c.margin, settled=settled)
+    if (c.expect != "equal" and v == "opposite direction, inconclusive" and not settled
+            and np.sign(ev.estimate) == (1 if c.expect == "greater" else -1)):
+        why.append("read as a tie: leaving out one seed changes the sign of A - B")
+    return self._add(c, v, "; ".join(r for r in why if r), ev, computed_by)
 
 # %% ../nbs/02b_claims.ipynb #69a8a047
 @patch
