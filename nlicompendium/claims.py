@@ -20,15 +20,16 @@ __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'SEED_TESTS', 'EXAMPLE_TESTS', '
 # %% ../nbs/02b_claims.ipynb #4347f4f6
 ALPHA = 0.05  # the significance level of every verdict
 VERDICTS = {
-    "supported": "the paper's direction, significant at alpha = 0.05; a no-difference claim: equivalent within its "
-                 "stated margin (TOST at alpha = 0.05)",
+    "supported": "the paper's direction, significant at alpha = 0.05 (over seeds: also with any one seed left out); "
+                 "a no-difference claim: equivalent within its stated margin (TOST at alpha = 0.05)",
     "same direction, inconclusive": "the paper's direction, not significant; a no-difference claim: no significant "
                                     "difference and the estimate inside the margin (or no margin), but not shown "
                                     "equivalent",
     "opposite direction, inconclusive": "the other direction (or a tie: over seeds, also a sign that leaving out one "
                                         "seed changes), not significant; a no-difference claim: estimate outside the "
                                         "margin, not significant",
-    "contradicted": "significant in the other direction; a no-difference claim: a significant difference",
+    "contradicted": "significant in the other direction (over seeds: also with any one seed left out); a "
+                    "no-difference claim: a significant difference",
     "not testable here": "what the claim needs is not here; the reason says what",
 }
 
