@@ -339,9 +339,11 @@ def seeds(self: Claims,
     settled = ev.sign_settled is not False
     v = verdict(c.expect, ev.estimate, ev.p, ev.p_equivalent, c.margin, settled=settled)
     why = [_no_margin(c)]
-    loo = one_seed_out(c.expect, a, b, c.test, c.margin if c.expect == "equal" else None)
+    # only a significant verdict can be undone by one seed: the one-seed-out tests run for those alone
+    loo = one_seed_out(c.expect, a, b, c.test, c.margin if c.expect == "equal" else None) if v in (
+        "supported", "contradicted") else pd.DataFrame(columns=["verdict"])
     other = loo[loo.verdict != v]
-    if len(other) and v in ("supported", "contradicted"):  # one seed decides it: inconclusive, by the sign rule
+    if len(other):  # one seed decides it: inconclusive, by the sign rule
         r0 = other.iloc[0]
         why.append(f"{v} on all seeds, but {len(other)} of {len(loo)} one-seed-out tests differ (without {r0.side}'s "
                    f"seed {r0['seed index']}: p = {r0.p:.3g}, {r0.verdict}): one seed decides it")
