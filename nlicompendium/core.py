@@ -17,9 +17,9 @@ from fastcore.basics import patch
 __all__ = ['DATA_ENV', 'CACHE_ENV', 'PROFILES', 'REHEARSAL_ENV', 'SIZE_FIELDS', 'RUN_SIZES', 'MIN_SEEDS', 'FEWER_SEEDS',
            'OUTPUT_DIRS', 'KEY_PACKAGES', 'ISA_OVERRIDES', 'RESERVED_ENTRIES', 'project_root', 'data_root', 'cache_dir',
            'NLIDataError', 'Profile', 'in_test', 'rehearsal', 'resolve_profile', 'run_sizes', 'seeds_shortfall',
-           'run_sizes_table', 'param_list', 'seed_everything', 'get_device', 'bf16_supported', 'allow_tf32',
-           'sha256_file', 'git_info', 'notebook_fingerprint', 'code_fingerprint', 'package_versions', 'machine_info',
-           'data_fingerprint', 'atomic_write', 'Results']
+           'run_sizes_table', 'param_list', 'seed_everything', 'get_device', 'bf16_supported', 'compute_spec',
+           'allow_tf32', 'sha256_file', 'git_info', 'notebook_fingerprint', 'code_fingerprint', 'package_versions',
+           'machine_info', 'data_fingerprint', 'atomic_write', 'Results']
 
 # %% ../nbs/00_core.ipynb #5c32407c
 DATA_ENV = "NLIC_DATA_DIR"  # environment variable naming a folder that holds the data sets (CI: ../shared/data)
@@ -115,11 +115,11 @@ RUN_SIZES = {  # (study, part) -> profile -> SIZE_FIELDS; a cap of None: the who
                                     "gpu": (10, 256, 512, _ALL5, None, None, None)},
     ("curriculum", "fine-tuned encoder"): {"smoke": _SMOKE, "cpu": (2, 32, 96, _ALL5, None, None, None),
                                            "gpu": (5, 32, 128, _ALL5, None, None, None)},
-    ("taxinli", "BERT"): {"smoke": _SMOKE, "cpu": (2, 32, 96, _CPU3, None, None, None),
+    ("taxinli", "BERT"): {"smoke": _SMOKE, "cpu": (2, 32, 96, _ALL5, None, None, None),
                           "gpu": (5, 32, 128, _ALL5, None, None, None)},
-    ("cb", "CB stage"): {"smoke": (2, 8, 64, _ONE, None, None, None), "cpu": (10, 8, 96, _CPU3, None, None, None),
+    ("cb", "CB stage"): {"smoke": (2, 8, 64, _ONE, None, None, None), "cpu": (10, 8, 96, _ALL5, None, None, None),
                          "gpu": (10, 8, 256, _ALL5, None, None, None)},
-    ("cb", "MNLI stage"): {"smoke": (2, 16, 64, _ONE, 256, None, None), "cpu": (2, 32, 96, _CPU3, None, None, None),
+    ("cb", "MNLI stage"): {"smoke": (2, 16, 64, _ONE, 256, None, None), "cpu": (2, 32, 96, _ALL5, None, None, None),
                            "gpu": (3, 8, 128, _ALL5, None, None, None)},
     ("cb", "probe fine-tuning"): {"smoke": (1, 8, 64, _ONE, None, None, None),
                                   "cpu": (5, 8, 96, _ONE, None, None, None),
@@ -149,12 +149,6 @@ def run_sizes(study: str, # 'curriculum', 'taxinli', 'cb', 'mscinli' or 'codemix
 # %% ../nbs/00_core.ipynb #173cef3e
 MIN_SEEDS = 5  # seeds a claim over seeds should rest on
 FEWER_SEEDS = {  # (study, part) -> why its cpu or gpu sizes run fewer than MIN_SEEDS seeds
-    ("taxinli", "BERT"): "cpu: cost (3 seeds x 2 epochs of fine-tuning took 992 s on a 2-core AVX2 CPU, "
-                         "benchmarks/README.md); no verdict rests on these seeds: TaxiNLI's claims are decided on "
-                         "BERT's released predictions",
-    ("cb", "CB stage"): "cpu: cost (the CB, MNLI and MNLI+CB fine-tunings ran over 33 min at 3 seeds on a 2-core "
-                        "AVX2 CPU); Table 4's claims are decided over these 3 seeds, and their n says so",
-    ("cb", "MNLI stage"): "cpu: cost (as the CB stage: MNLI and MNLI+CB share these seeds)",
     ("cb", "probe fine-tuning"): "Fig. 2's probes (k = 1..6 layers x 2 features, 12 fine-tunings a seed) are a "
                                  "descriptive curve: no claim rests on a probe",
     ("mscinli", "PLMs"): "cpu: cost (one MiniLM seed about 299 s on a 2-core AVX2 CPU, and Table 7 trains 5 subsets "
@@ -234,6 +228,17 @@ def bf16_supported(device=None, # the device to ask about; defaults to `get_devi
         return bool(getattr(cpu, "_is_amx_tile_supported", lambda: False)() or getattr(cpu, "_is_avx512_bf16_supported",
                                                                                        lambda: False)())
     return False
+
+# %% ../nbs/00_core.ipynb #3da80079
+def compute_spec(device=None, # the device the numbers are computed on; defaults to `get_device()`
+                ) -> dict:
+    "What besides code and data can change a computed number: torch's version, the CPU kernels, the device and bf16."
+    " Part of every cache key whose results are shared across runs (the feature store, shared seed units)."
+    import torch
+    device = torch.device(device) if device is not None else get_device()
+    return {"torch": torch.__version__, "kernels": torch.backends.cpu.get_cpu_capability(), "device": device.type,
+            "bf16": bf16_supported(device)}
+
 
 # %% ../nbs/00_core.ipynb #c1bb1beb
 def allow_tf32(device) -> bool:

@@ -440,10 +440,12 @@ def feature_key(name: str, # model alias, hub id or folder
                ) -> str:
     "The feature store's key for `name` at `max_length`: model files, token limit, code, torch and CPU kernels."
     import hashlib, inspect, json
-    from nlicompendium.core import get_device
+    from nlicompendium.core import compute_spec
+    # torch, kernels and device as `core.compute_spec` names them; bf16 left out: the frozen encoder runs in fp32
+    machine = {k: v for k, v in compute_spec().items() if k != "bf16"}
     spec = {"model": _model_fingerprint(name), "max_length": int(max_length), "poolings": SENTENCE_POOLINGS,
             "code": hashlib.sha256((inspect.getsource(_last_pooled) + inspect.getsource(_pool)).encode()).hexdigest(),
-            "torch": torch.__version__, "kernels": torch.backends.cpu.get_cpu_capability(), "device": get_device().type}
+            **machine}
     return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:20]
 
 def _store(key: str, disk: bool) -> dict:

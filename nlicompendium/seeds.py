@@ -13,14 +13,16 @@ import pandas as pd
 import torch
 from torch import nn
 
-from .core import data_fingerprint
+from pathlib import Path
+
+from .core import cache_dir, compute_spec, data_fingerprint
 from .dynamics import Dynamics
 from .executors import cached_call, run_units
 from .models import load_tokenizer
 from .training import TrainConfig, Encoded, encode_split, fit, evaluate
 
 # %% auto #0
-__all__ = ['SeedRuns', 'SeedRun', 'selection_metric', 'seed_run', 'seed_units', 'merge_seeds', 'run_seeds']
+__all__ = ['SeedRuns', 'SeedRun', 'selection_metric', 'seed_run', 'seed_units', 'merge_seeds', 'run_seeds', 'shared_cache']
 
 # %% ../nbs/04e_seeds.ipynb #9a91f19e
 @dataclass
@@ -97,7 +99,7 @@ def seed_units(train, dev, test, # Dataset or Encoded splits, encoded once here
                keep_model: bool = True, # each unit returns its trained model
                cache=None, # folder: each seed's SeedRun is kept there (`executors.cached_call`); None: not cached
                params: dict | None = None, # with `cache`: what else determines the result; cfg, seed, splits are added
-               code: dict | None = None, # with `cache`: fingerprints of the code (`Study.code`)
+               code: dict | None = None, # with `cache`: the code's fingerprints (`Study.code`; `shared_cache`: library)
               ) -> dict:
     "One call per seed (seed -> a call with no arguments returning a `SeedRun`), for `executors.run_units`."
     import functools
@@ -108,7 +110,8 @@ def seed_units(train, dev, test, # Dataset or Encoded splits, encoded once here
     for sd in seeds:
         call = functools.partial(seed_run, tr, dv, te, cfg, int(sd), batches, model, keep_model, os.getpid())
         if cache is not None:
-            key = {**(params or {}), "config": asdict(cfg), "splits": splits, "seed": int(sd), "keep_model": keep_model}
+            key = {**(params or {}), "config": asdict(cfg), "splits": splits, "seed": int(sd), "keep_model": keep_model,
+                   "compute": compute_spec()}  # torch, kernels, device, bf16: AVX2 runs never read AMX runs' seeds
             call = functools.partial(_cached_seed, cache, key, call, code)
         units[int(sd)] = call
     return units
@@ -164,3 +167,12 @@ def run_seeds(train, dev, test, # Dataset or Encoded splits (dev drives early st
             best = r
         else: r.model = None
     return merge_seeds(runs, select)
+
+# %% ../nbs/04e_seeds.ipynb #199b8036
+def shared_cache(kind: str, # the kind of unit, e.g. 'mnli-finetune'
+                ) -> Path:
+    "A seed-unit cache that studies share, under `core.cache_dir()`: a unit two studies compute alike runs once."
+    " Pass `code={'library': ...}` with it, not a notebook's fingerprint: the unit is library code (`seed_run`), and"
+    " what a notebook gives it (splits, config, seed) is in the key."
+    return cache_dir() / "units" / kind
+

@@ -111,6 +111,8 @@ class TestCBAndMSciNLI:
         assert want <= set(m["outputs"]), want - set(m["outputs"])
         t4 = pd.read_csv(out_dir / "table4_results.csv", header=[0, 1], index_col=0)
         assert t4[("ours", "CB acc")].between(0, 100).all()
+        # the MNLI stage's seeds are seeds.SeedRun units of the cache shared with TaxiNLI; the manifest says where each came from
+        assert set(m["values"]["mnli_stage_shared"]["value"]) == {str(s) for s in m["seed"]}
         probes = pd.read_csv(out_dir / "fig2_probing.csv")
         assert set(probes.setting) == {"frozen", "fine-tuned"} and probes["macro F1"].between(0, 1).all()
         one_claims_schema(out_dir)
@@ -145,6 +147,8 @@ class TestTaxiNLIAndCodeMixed:
             assert t2.loc[row, "ours"] == t2.loc[row, "paper"] - 1, row
         lr = pd.read_csv(out_dir / "fig6_logistic_regression.csv", header=[0, 1], index_col=0)
         assert {"NB", "ESIM", "BERT"} <= set(lr.columns.get_level_values(0))
+        shared = m["values"]["shared_units"]["value"]  # model -> seed -> read back from the shared cache or trained here
+        assert list(shared) == m["params"]["models"] or m["params"]["models"] is None and len(shared) == 1
 
     def test_codemixed_notebook_smoke(self, dask_study):
         """The code-mixed study writes its language-ID and CMI tables with provenance and one claims schema."""
