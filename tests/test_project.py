@@ -123,3 +123,18 @@ def test_committed_outputs_hold_no_machine_paths(root):
     found = [f"{p.relative_to(root)}: {m.group(0)}" for p in sorted((root / "tables").rglob("*")) + sorted((root / "figures").rglob("*.json"))
              if p.suffix in (".ipynb", ".json", ".csv", ".md") for m in [pat.search(p.read_text(errors="ignore"))] if m]
     assert not found, found[:10]
+
+
+def test_paper_notebooks_take_their_seeds_from_run_sizes(root):
+    """A study with fine-tuned parts names one (`study_setup(part=...)`), so its default seeds are `core.RUN_SIZES`' for the
+    profile: without it TaxiNLI and CB ran the profile's 3 seeds on cpu where RUN_SIZES asks for 5."""
+    import json, re
+    from nlicompendium.core import RUN_SIZES
+    studies = {s for s, _ in RUN_SIZES} - {"curriculum"}  # 05 passes its 5 seeds itself (the 'frozen head' part)
+    for nb in sorted((root / "nbs").glob("1[0-9]_*.ipynb")):
+        src = "".join("".join(c["source"]) for c in json.loads(nb.read_text())["cells"] if c["cell_type"] == "code")
+        for call in re.findall(r'study_setup\(\s*"(\w+)"[^\n]*', src):
+            if call in studies:
+                line = re.search(rf'study_setup\(\s*"{call}"[^\n]*', src).group(0)
+                part = re.search(r'part="([^"]+)"', line)
+                assert part and (call, part.group(1)) in RUN_SIZES, f"{nb.name}: study_setup({call!r}) names no part of RUN_SIZES"
