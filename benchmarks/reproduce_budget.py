@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from nlicompendium.cli import JOBS
+
 
 def machine_words(m: dict) -> str:
     "The CPU and kernels a manifest records, in words."
@@ -29,7 +31,8 @@ def jobs_table(root: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     for d in sorted(p for p in (root / "tables").iterdir() if (p / "manifest.json").is_file()):
         m = json.loads((d / "manifest.json").read_text())
         ct = d / "cell_times.csv"
-        row = {"job": d.name, "machine": machine_words(m), "commit": (m.get("git") or {}).get("commit", "")[:7],
+        row = {"job": d.name, "in make reproduce": d.name in JOBS, "machine": machine_words(m),
+               "commit": (m.get("git") or {}).get("commit", "")[:7],
                "seeds": len(m.get("seed") or []) if isinstance(m.get("seed"), list) else 1}
         if ct.is_file():
             c = pd.read_csv(ct)
@@ -50,11 +53,13 @@ def main(argv=None):
     jobs, cells = jobs_table(a.root)
     print(jobs.to_markdown(index=False))
     print()
-    timed = jobs.dropna(subset=["seconds"])
+    timed = jobs.dropna(subset=["seconds"]).query("`in make reproduce`")
     for mach, g in timed.groupby("machine"):
-        print(f"- {mach}: {len(g)} jobs with cell times, {g.seconds.sum():,.0f} s ({g.seconds.sum() / 60:.1f} min)")
-    missing = jobs[jobs.seconds.isna()].job.tolist()
+        total = g.seconds.sum()
+        print(f"- {mach}: {len(g)} jobs of make reproduce with cell times, {total:,.0f} s ({total / 60:.1f} min)")
+    missing = jobs[jobs.seconds.isna() & jobs["in make reproduce"]].job.tolist()
     if missing: print(f"- no cell times (committed before they were recorded): {', '.join(missing)}")
+    print("- cell times leave out each job's kernel start and papermill's own work, about 20 s a job")
     print()
     top = cells.head(a.top).merge(jobs[["job", "seconds"]].rename(columns={"seconds": "job seconds"}), on="job")
     top["share of its job"] = (top.seconds / top["job seconds"]).round(2)
