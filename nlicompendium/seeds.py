@@ -106,12 +106,12 @@ def seed_units(train, dev, test, # Dataset or Encoded splits, encoded once here
     splits = {n: _fingerprint(x) for n,
               x in (("train", train), ("dev", dev), ("test", test))} if cache is not None else None
     tr, dv, te = _encoded(train, dev, test, cfg)
-    units = {}
+    units, compute = {}, compute_spec()  # torch, kernels, device, bf16: AVX2 runs never read AMX runs' seeds
     for sd in seeds:
         call = functools.partial(seed_run, tr, dv, te, cfg, int(sd), batches, model, keep_model, os.getpid())
         if cache is not None:
             key = {**(params or {}), "config": asdict(cfg), "splits": splits, "seed": int(sd), "keep_model": keep_model,
-                   "compute": compute_spec()}  # torch, kernels, device, bf16: AVX2 runs never read AMX runs' seeds
+                   "compute": compute}
             call = functools.partial(_cached_seed, cache, key, call, code)
         units[int(sd)] = call
     return units

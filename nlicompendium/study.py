@@ -19,7 +19,7 @@ from .core import (Profile, Results, resolve_profile, run_sizes, param_list, pro
 from .models import paper_model, model_in_words
 from . import executors
 from .executors import EXECUTORS, open_executor
-from .seeds import seed_units, merge_seeds
+from .seeds import seed_units, merge_seeds, shared_cache
 from .claims import ALPHA, Claims, verdict_counts, write_claims
 
 # %% auto #0
@@ -127,6 +127,16 @@ def run_seeds(self: Study,
         units |= {(k, sd): u for sd, u in seed_units(**kw).items()}
     done = self.run_units(units, desc=desc)
     return {k: merge_seeds([r for (kk, _), r in done.items() if kk == k], select) for k in jobs}
+
+# %% ../nbs/07_study.ipynb #67481259
+@patch
+def shared_units(self: Study,
+                 kind: str, # the kind of unit, e.g. 'mnli-finetune' (`seeds.shared_cache`)
+                ) -> dict:
+    "`cache` and `code` for seed units that studies share: the shared folder, keyed on the library's fingerprint alone"
+    " (a notebook's fingerprint in the key would keep each study's units apart)."
+    return {"cache": shared_cache(kind), "code": {"library": self.code["library"]}}
+
 
 # %% ../nbs/07_study.ipynb #86ba90f0
 DEVIATION_COLUMNS = ["setting", "paper", "official code", "here", "why"]
