@@ -107,7 +107,7 @@ def resolve_profile(profile: str | Profile = "auto", # smoke, cpu, gpu, auto, or
 
 # %% ../nbs/00_core.ipynb #53308f7e
 SIZE_FIELDS = ("epochs", "batch_size", "max_length", "seeds", "max_train", "max_dev", "max_test")
-_ALL5, _CPU3, _ONE = (0, 1, 2, 3, 4), (0, 1, 2), (0,)
+_ALL5, _ONE = (0, 1, 2, 3, 4), (0,)
 _SMOKE = (2, 16, 64, _ONE, 256, 256, 256)  # the smoke profile's own sizes
 RUN_SIZES = {  # (study, part) -> profile -> SIZE_FIELDS; a cap of None: the whole split
     ("curriculum", "frozen head"): {"smoke": (10, 16, 64, _ONE, 256, 256, 256),
@@ -124,9 +124,9 @@ RUN_SIZES = {  # (study, part) -> profile -> SIZE_FIELDS; a cap of None: the who
     ("cb", "probe fine-tuning"): {"smoke": (1, 8, 64, _ONE, None, None, None),
                                   "cpu": (5, 8, 96, _ONE, None, None, None),
                                   "gpu": (5, 8, 256, _ONE, None, None, None)},
-    ("mscinli", "PLMs"): {"smoke": _SMOKE, "cpu": (3, 32, 128, _CPU3, None, 500, None),
+    ("mscinli", "PLMs"): {"smoke": _SMOKE, "cpu": (3, 32, 128, _ALL5, None, 500, None),
                           "gpu": (10, 64, 300, _ALL5, None, None, None)},
-    ("mscinli", "BiLSTM"): {"smoke": (2, 64, 32, _ONE, 256, 256, 256), "cpu": (8, 64, 64, _CPU3, None, 500, None),
+    ("mscinli", "BiLSTM"): {"smoke": (2, 64, 32, _ONE, 256, 256, 256), "cpu": (8, 64, 64, _ALL5, None, 500, None),
                             "gpu": (30, 64, 64, _ALL5, None, None, None)},
     ("mscinli", "domain shift"): {"smoke": (2, 16, 64, _ONE, 48, None, 48), "cpu": (3, 32, 128, _ONE, 700, None, 250),
                                   "gpu": (10, 64, 300, _ALL5, None, None, None)},
@@ -151,11 +151,6 @@ MIN_SEEDS = 5  # seeds a claim over seeds should rest on
 FEWER_SEEDS = {  # (study, part) -> why its cpu or gpu sizes run fewer than MIN_SEEDS seeds
     ("cb", "probe fine-tuning"): "Fig. 2's probes (k = 1..6 layers x 2 features, 12 fine-tunings a seed) are a "
                                  "descriptive curve: no claim rests on a probe",
-    ("mscinli", "PLMs"): "cpu: cost (one MiniLM seed about 299 s on a 2-core AVX2 CPU, and Table 7 trains 5 subsets "
-                         "a seed); Tables 3, 4 and 7's claims are decided over these 3 seeds (paired t), and their n "
-                         "says so",
-    ("mscinli", "BiLSTM"): "cpu: cost (one BiLSTM seed 167-180 s on a 2-core AVX2 CPU); compared with the PLMs over "
-                           "3 seeds",
     ("mscinli", "domain shift"): "cpu: a 5 x 5 genre matrix read as a description; the in-domain claim it would "
                                  "test needs MSciNLI's domains and is 'not testable here'",
 }
