@@ -72,8 +72,16 @@ class Encoded:
     ids: np.ndarray  # (N,) example ids
     lengths: np.ndarray  # (N,) tokens per example (sum of both sentences for 'separate')
     label_names: list  # ClassLabel names
+    matrix: np.ndarray | None = None  # encoding='frozen': the (N, d) features; features[i]['features'] is its row i
 
     def __len__(self): return len(self.labels)
+
+    def batch(self, idx, # example indices, in batch order
+              collator, # pads token lists (`PairCollator`)
+             ) -> dict:
+        "Examples `idx` as model inputs: frozen features by one index into `matrix`, token lists through `collator`."
+        if self.matrix is not None: return {"features": torch.from_numpy(self.matrix[np.asarray(idx)])}
+        return collator([self.features[i] for i in idx])
 
 # %% ../nbs/04a_training.ipynb #aada1957
 def encode_split(ds, # a Dataset with id, premise, hypothesis, label (ClassLabel)
@@ -103,7 +111,7 @@ def _encode_frozen(ds, tokenizer, cfg):
     lens = sum(np.minimum([len(x) for x in tokenizer(texts[c])["input_ids"]], cfg.max_length) for c in cols)
     return Encoded([{"features": v} for v in vec], np.asarray(ds["label"], dtype=np.int64),
                    np.asarray(ds["id"]).astype(str), np.asarray(lens),
-                   list(ds.features["label"].names))
+                   list(ds.features["label"].names), matrix=vec)
 
 # %% ../nbs/04a_training.ipynb #9cdfd159
 def length_grouped_batches(lengths: Sequence[int], # tokens per example
@@ -194,7 +202,7 @@ def predict(model: nn.Module, # a pair classifier
     order = np.argsort(-enc.lengths, kind="stable"); out = None
     for i in range(0, len(order), batch_size):
         idx = order[i:i + batch_size]
-        batch = {k: v.to(device) for k, v in collator([enc.features[j] for j in idx]).items()}
+        batch = {k: v.to(device) for k, v in enc.batch(idx, collator).items()}
         with torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16):
             lg = model(**batch).logits.float().cpu().numpy()
         if out is None: out = np.zeros((len(enc), lg.shape[1]), dtype=np.float32)
@@ -342,7 +350,7 @@ class _Loop:
         "One optimizer step on batch `b` (this process's share of it); returns the loss as a tensor (no host sync)."
         t = time.perf_counter()
         mine = np.array_split(np.asarray(b), self.world)[self.rank] if self.world > 1 else np.asarray(b)
-        batch = {k: v.to(self.device) for k, v in self.collator([self.tr.features[i] for i in mine]).items()}
+        batch = {k: v.to(self.device) for k, v in self.tr.batch(mine, self.collator).items()}
         with torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.bf16):
             logits = self.model(**batch).logits
         loss = nn.functional.cross_entropy(logits.float(), self.labels[mine].to(self.device))
