@@ -1,11 +1,12 @@
 """What a frozen-encoder head's training step costs, against its arithmetic and against training the seeds as one model.
 
-RoNLI's official protocol trains a head (fc 1536 -> 256, ReLU, dropout 0.3, fc 256 -> 4; `models.PairHead`) on frozen
+RoNLI's official protocol trains a head (fc 2h -> 256, ReLU, dropout 0.3, fc 256 -> 4; `models.PairHead`) on frozen
 sentence vectors: 12 variants x 25 seeds, Cart-CL alone 4,200 steps of 256 pairs a seed. The README's plan once said each
 step is "a fraction of a millisecond of arithmetic and about a millisecond of Python", so that training a variant's
 seeds as one batched model (`torch.func.stack_module_state` + `vmap`) would make them nearly free. This measures it.
 
-Rows, all fp32, the same 2,659 x 1,536 features (random, seed 0; the values do not change the arithmetic), batches of
+Rows, all fp32, the same 2,659 x 2h features (random, seed 0; the values do not change the arithmetic; h = 384 for
+the embedded all-MiniLM-L6-v2 of the `cpu` profile, `--hidden 768` for Ro-BERT's BERT-base), batches of
 256 drawn without replacement from a fixed plan:
 
 - the engine: `training.fit` on `PairHead` (what the notebooks run: dynamics recorded from the training pass), a batch
@@ -17,7 +18,7 @@ Rows, all fp32, the same 2,659 x 1,536 features (random, seed 0; the values do n
 - the floor: the two dense layers' GEMMs alone (forward, and the weight gradients; the features need no gradient),
   counted by `torch.utils.flop_counter.FlopCounterMode` and timed as bare `torch.mm` calls.
 
-    python benchmarks/head_step.py [--steps 400] [--threads 2] [--seeds 5]
+    python benchmarks/head_step.py [--steps 400] [--threads 2] [--seeds 5] [--hidden 384]
 """
 import argparse, os, time
 
@@ -27,7 +28,7 @@ import torch
 import torch.nn as nn
 
 os.environ.setdefault("NLIC_OFFLINE", "1")
-N, D, H, C = 2659, 1536, 256, 4  # RoNLI's distant training pairs, 2 x MiniLM's 768, the official head
+N, D, H, C = 2659, 768, 256, 4  # RoNLI's distant training pairs, 2 x MiniLM's 384 (--hidden), the official head
 
 
 def timed(fn, reps=3):
@@ -104,7 +105,10 @@ def main(argv=None):
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--seeds", type=int, default=5, help="seeds trained as one model in the stacked row")
     ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--hidden", type=int, default=384, help="the encoder's hidden size: the features are premise and hypothesis")
     a = ap.parse_args(argv)
+    global D
+    D = 2 * a.hidden
     torch.set_num_threads(a.threads)
     print(f"torch {torch.__version__}, CPU capability {torch.backends.cpu.get_cpu_capability()}, "
           f"threads {torch.get_num_threads()}, fp32; head {D} -> {H} -> {C}, batch {a.batch}, {a.steps} steps", flush=True)
