@@ -28,7 +28,7 @@ import torch
 import torch.nn as nn
 
 os.environ.setdefault("NLIC_OFFLINE", "1")
-N, D, H, C = 2659, 768, 256, 4  # RoNLI's distant training pairs, 2 x MiniLM's 384 (--hidden), the official head
+N, H, C = 2659, 256, 4  # RoNLI's distant training pairs, the official head's hidden units and classes
 
 
 def timed(fn, reps=3):
@@ -49,14 +49,14 @@ def engine(X, y, plan, matrix=True):
     cfg = TrainConfig(model="embedded", encoding="frozen", lr=1e-3, batch_size=len(plan[0]), epochs=1, max_steps=len(plan),
                       eval_every=None, record="train", progress=False, bf16=False, schedule="constant", warmup_ratio=0.0,
                       grad_clip=None)  # the official heads: no clipping
-    return lambda: fit(enc, None, cfg, batches=plan, model=PairHead(D, C))
+    return lambda: fit(enc, None, cfg, batches=plan, model=PairHead(X.shape[1], C))
 
 
 def bare(X, y, plan):
     from nlicompendium.models import PairHead
     idx = [torch.as_tensor(b) for b in plan]
     def run():
-        torch.manual_seed(0); m = PairHead(D, C).train(); opt = torch.optim.AdamW(m.parameters(), 1e-3, fused=True)
+        torch.manual_seed(0); m = PairHead(X.shape[1], C).train(); opt = torch.optim.AdamW(m.parameters(), 1e-3, fused=True)
         for b in idx:
             loss = nn.functional.cross_entropy(m(X[b]).logits, y[b]); loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)
     return run
@@ -70,9 +70,9 @@ def stacked(X, y, plan, S):
     idx = [torch.as_tensor(np.stack([b] + [rng.permutation(N)[:len(b)] for _ in range(S - 1)])) for b in plan]  # (S, B)
     def run():
         heads = []
-        for s in range(S): torch.manual_seed(s); heads.append(PairHead(D, C).train())
+        for s in range(S): torch.manual_seed(s); heads.append(PairHead(X.shape[1], C).train())
         params, bufs = stack_module_state(heads)
-        base = PairHead(D, C).to("meta").train()
+        base = PairHead(X.shape[1], C).to("meta").train()
         f = vmap(lambda p, b, xb: functional_call(base, (p, b), (xb,)).logits, randomness="different")
         opt = torch.optim.AdamW(list(params.values()), 1e-3, fused=True)
         for b in idx:
@@ -87,10 +87,10 @@ def floor(X, B, steps):
     "Seconds of the head's GEMMs alone over `steps` steps, and their FLOPs per step (FlopCounterMode on one step)."
     from torch.utils.flop_counter import FlopCounterMode
     from nlicompendium.models import PairHead
-    m = PairHead(D, C).train(); xb, yb = X[:B], torch.zeros(B, dtype=torch.long)
+    m = PairHead(X.shape[1], C).train(); xb, yb = X[:B], torch.zeros(B, dtype=torch.long)
     with FlopCounterMode(display=False) as fc:
         nn.functional.cross_entropy(m(xb).logits, yb).backward()
-    W1, W2 = torch.randn(H, D), torch.randn(C, H)
+    W1, W2 = torch.randn(H, X.shape[1]), torch.randn(C, H)
     h, g1, g2 = torch.randn(B, H), torch.randn(B, H), torch.randn(B, C)
     def run():
         for _ in range(steps):
@@ -107,8 +107,7 @@ def main(argv=None):
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--hidden", type=int, default=384, help="the encoder's hidden size: the features are premise and hypothesis")
     a = ap.parse_args(argv)
-    global D
-    D = 2 * a.hidden
+    D = 2 * a.hidden  # premise and hypothesis vectors, concatenated
     torch.set_num_threads(a.threads)
     print(f"torch {torch.__version__}, CPU capability {torch.backends.cpu.get_cpu_capability()}, "
           f"threads {torch.get_num_threads()}, fp32; head {D} -> {H} -> {C}, batch {a.batch}, {a.steps} steps", flush=True)
