@@ -214,7 +214,9 @@ def bf16_supported(device=None, # the device to ask about; defaults to `get_devi
     " limited below them (`ISA_OVERRIDES`: a Xeon told to run AVX2 kernels then takes an AVX2 machine's fp32 path)."
     import torch
     device = torch.device(device) if device is not None else get_device()
-    if device.type == "cuda": return torch.cuda.is_bf16_supported()
+    if device.type == "cuda":  # native bf16 (Ampere, compute capability 8.0, on): a V100 or T4 only emulates it, slowly
+        if torch.version.hip: return torch.cuda.is_bf16_supported(including_emulation=False)
+        return torch.cuda.get_device_capability(device) >= (8, 0)  # of `device`'s own index, not the current GPU's
     if device.type == "cpu":
         if torch.backends.cpu.get_cpu_capability() in ("DEFAULT", "NO AVX", "AVX2"): return False  # ATEN_CPU_CAPABILITY
         isa = os.environ.get("ONEDNN_MAX_CPU_ISA", "").upper()

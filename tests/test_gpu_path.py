@@ -20,6 +20,7 @@ def fake_cuda(monkeypatch):
     monkeypatch.delenv("IN_TEST", raising=False); monkeypatch.delenv("NLIC_PROFILE", raising=False)
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *a, **k: True)
+    monkeypatch.setattr(torch.cuda, "get_device_capability", lambda d=None: (8, 0))  # an A100: native bf16
     return monkeypatch
 
 
@@ -27,8 +28,9 @@ def test_auto_profile_device_and_bf16(fake_cuda):
     assert resolve_profile("auto").name == "gpu"
     assert get_device().type == "cuda" and get_device("cpu").type == "cpu"  # an explicit choice still wins
     assert bf16_supported("cuda") is True and bf16_supported() is True
-    fake_cuda.setattr(torch.cuda, "is_bf16_supported", lambda *a, **k: False)  # e.g. a V100: no bf16, so fp32
-    assert bf16_supported("cuda") is False
+    # a V100 (7.0): torch.cuda.is_bf16_supported() still answers True (it counts emulation), but bf16 would be slow: fp32
+    fake_cuda.setattr(torch.cuda, "get_device_capability", lambda d=None: (7, 0))
+    assert torch.cuda.is_bf16_supported() is True and bf16_supported("cuda") is False
     assert training.device_choices(get_device(), training.TrainConfig()) == {"bf16": False, "attn_implementation": None, "fused": True,
                                                                                       "tf32": True}
 
