@@ -138,3 +138,38 @@ def test_paper_notebooks_take_their_seeds_from_run_sizes(root):
                 line = re.search(rf'study_setup\(\s*"{call}"[^\n]*', src).group(0)
                 part = re.search(r'part="([^"]+)"', line)
                 assert part and (call, part.group(1)) in RUN_SIZES, f"{nb.name}: study_setup({call!r}) names no part of RUN_SIZES"
+
+
+def unlisted_outputs(tables: Path) -> list[str]:
+    """Files in tables/<job>/ that the job's manifest.json does not list. Allowed beside the listed outputs: what
+    `cli.collect` and `cli.reproduce` write themselves (manifest.json, the executed <job>.ipynb, cell_times.csv), and the
+    .csv/.md/.tex of a figure's name: `core.Results` records a table and a figure of one name under one manifest entry, the
+    figure's, so a figure's data table is listed by its name, not by its files."""
+    import json
+    found = []
+    for d in sorted(p for p in tables.iterdir() if p.is_dir()):
+        m = json.loads((d / "manifest.json").read_text()) if (d / "manifest.json").is_file() else {"outputs": {}}
+        listed = {f["path"] for o in m["outputs"].values() for f in o.get("files", {}).values()}
+        figures = {k for k, o in m["outputs"].items() if o.get("kind") == "figure"}
+        own = {"manifest.json", "cell_times.csv", f"{d.name}.ipynb"}
+        found += [f"{d.name}/{p.name}" for p in sorted(d.iterdir()) if p.name not in listed | own
+                  and not (p.stem in figures and p.suffix in (".csv", ".md", ".tex"))]
+    return found
+
+
+def test_no_file_outside_its_manifest(root):
+    "Everything in tables/<job>/ is an output its manifest lists (issue 40: stale tables were committed and shown)."
+    assert unlisted_outputs(root / "tables") == []
+
+
+def test_unlisted_output_is_caught(tmp_path):
+    "The check above finds a stale table and a job folder with no manifest, and passes what collect writes."
+    import json
+    job = tmp_path / "job"; job.mkdir()
+    (job / "manifest.json").write_text(json.dumps({"outputs": {
+        "t": {"kind": "table", "files": {"csv": {"path": "t.csv"}}},
+        "f": {"kind": "figure", "files": {"png": {"path": "f.png"}}}}}))
+    for name in ("t.csv", "f.csv", "job.ipynb", "cell_times.csv"): (job / name).write_text("x")
+    assert unlisted_outputs(tmp_path) == []
+    (job / "old.md").write_text("x"); (tmp_path / "bare").mkdir(); (tmp_path / "bare" / "a.csv").write_text("x")
+    assert unlisted_outputs(tmp_path) == ["bare/a.csv", "job/old.md"]
