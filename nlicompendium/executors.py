@@ -11,8 +11,9 @@ from typing import Any, Callable, Mapping
 EXECUTORS = ("inprocess", "process", "dask", "submitit")
 
 # %% auto #0
-__all__ = ['EXECUTORS', 'InProcessExecutor', 'Unit', 'CloudpickleProcessPool', 'SubmititExecutor', 'gpu_count', 'gpu_cluster',
-           'open_executor', 'run_units', 'param_hash', 'cache_dir_for', 'cached_call']
+__all__ = ['EXECUTORS', 'LOOPBACK', 'InProcessExecutor', 'Unit', 'CloudpickleProcessPool', 'SubmititExecutor', 'gpu_count',
+           'worker_devices', 'gpu_cluster', 'local_cluster', 'open_executor', 'run_units', 'param_hash',
+           'cache_dir_for', 'cached_call']
 
 # %% ../nbs/00a_executors.ipynb #9ca183dc
 class InProcessExecutor(Executor):
@@ -74,35 +75,69 @@ class SubmititExecutor(Executor):
         return f
 
 # %% ../nbs/00a_executors.ipynb #66c4974f
+LOOPBACK = "127.0.0.1"  # every cluster started here listens on this host only
+
 def gpu_count() -> int:
     "The GPUs CUDA sees in this process (0 without CUDA)."
     import torch
     return torch.cuda.device_count() if torch.cuda.is_available() else 0
 
+def worker_devices(gpus: int, # GPUs to use
+                  ) -> list[str]:
+    "The first `gpus` entries of this process's `CUDA_VISIBLE_DEVICES` (indices, UUIDs or MIG ids); unset: 0..gpus-1."
+    mask = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if mask is None: return [str(i) for i in range(gpus)]
+    devs = [d.strip() for d in mask.split(",") if d.strip()]
+    if not devs: raise ValueError("CUDA_VISIBLE_DEVICES is empty: no GPU to pin workers to")
+    return devs[:gpus]
+
 def _pin_device(q):
-    "Process-pool initializer: take a GPU index from `q` and make it this worker's only visible device."
+    "Process-pool initializer: take a device (an entry of the parent's mask) from `q`; it is this worker's only one."
     os.environ["CUDA_VISIBLE_DEVICES"] = str(q.get())
 
 def gpu_cluster(n: int, # workers
-                gpus: int, # GPUs to spread them over, worker i on GPU i % gpus
+                gpus: int, # GPUs to spread them over, worker i on the (i % gpus)-th of `worker_devices(gpus)`
                ):
-    "A local Dask cluster of `n` one-thread workers, one GPU each (dask-cuda's LocalCUDACluster where installed)."
+    "A loopback Dask cluster of `n` one-thread workers, one GPU each (dask-cuda's LocalCUDACluster where installed)."
+    devs = worker_devices(gpus)
     try:
         from dask_cuda import LocalCUDACluster
-        if n == gpus:
-            return LocalCUDACluster(CUDA_VISIBLE_DEVICES=list(range(gpus)), threads_per_worker=1,
-                                    dashboard_address=None)
+        if n == len(devs):
+            return LocalCUDACluster(CUDA_VISIBLE_DEVICES=devs, threads_per_worker=1, host=LOOPBACK,
+                                    dashboard_address=None, worker_dashboard_address=None)
     except ImportError: pass
     from distributed import Nanny, Scheduler, SpecCluster
-    workers = {f"gpu{i % gpus}-{i}": {"cls": Nanny,
-                                      "options": {"nthreads": 1, "env": {"CUDA_VISIBLE_DEVICES": str(i % gpus)}}}
-               for i in range(n)}
-    return SpecCluster(scheduler={"cls": Scheduler, "options": {"dashboard_address": None}}, workers=workers,
-                       silence_logs=40)  # logging.ERROR
+    workers = {f"gpu{i % len(devs)}-{i}": {"cls": Nanny, "options": {
+                   "nthreads": 1, "host": LOOPBACK, "dashboard": False,
+                   "env": {"CUDA_VISIBLE_DEVICES": devs[i % len(devs)]}}} for i in range(n)}
+    scheduler = {"cls": Scheduler, "options": {"host": LOOPBACK, "dashboard": False,
+                                               "dashboard_address": f"{LOOPBACK}:0"}}
+    return SpecCluster(scheduler=scheduler, workers=workers, silence_logs=40)  # logging.ERROR
+
+def local_cluster(n: int, # workers
+                  gpus: int = 0, # GPUs to pin them to (0: a CPU LocalCluster)
+                 ):
+    "The Dask cluster `open_executor` starts here: on loopback only, worker dashboards off."
+    if gpus: return gpu_cluster(n, gpus)
+    from distributed import LocalCluster
+    return LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host=LOOPBACK,
+                        dashboard_address=None, worker_dashboard_address=None)
+
+# %% ../nbs/00a_executors.ipynb #b41c0a02
+def _client_security(address: str):
+    "TLS settings for a scheduler at `address` from Dask's configuration (`distributed.comm.tls.*`); warns if none."
+    import warnings
+    from distributed.comm import get_address_host
+    from distributed.security import Security
+    sec = Security()  # reads distributed.comm.require-encryption and distributed.comm.tls.{ca-file,client.cert,...}
+    if not sec.require_encryption and get_address_host(address) not in (LOOPBACK, "localhost", "::1"):
+        warnings.warn(f"{address}: no TLS in Dask's configuration (distributed.comm.tls.*): anyone who can reach this "
+                      "scheduler can run code as its workers' user; see the executors docs", stacklevel=3)
+    return sec
 
 @contextlib.contextmanager
 def open_executor(kind: str = "inprocess", # one of EXECUTORS
-             address: str | None = None, # dask: a running scheduler (tcp://host:port); None: start a LocalCluster here
+             address: str | None = None, # dask: a running scheduler (tls://host:port); None: start a cluster here
              workers: int | None = None, # process / dask local cluster: workers; None: one per GPU, else per core
              folder: str | os.PathLike | None = None, # submitit: job folder; None: runs/submitit
              gpus: int | None = None, # GPUs to pin the workers to, one each; None: as many as CUDA sees (0: none)
@@ -117,17 +152,16 @@ def open_executor(kind: str = "inprocess", # one of EXECUTORS
         import multiprocessing
         ctx = multiprocessing.get_context("spawn"); pin = {}
         if g:
-            q = ctx.Queue()
-            for i in range(n): q.put(i % g)
+            q, devs = ctx.Queue(), worker_devices(g)
+            for i in range(n): q.put(devs[i % len(devs)])
             pin = {"initializer": _pin_device, "initargs": (q,)}
         with CloudpickleProcessPool(n, mp_context=ctx, **pin) as ex: yield ex
         return
     if kind == "submitit":
         yield SubmititExecutor(folder or "runs/submitit", **params); return
-    from distributed import Client, LocalCluster
-    cluster = (None if address else gpu_cluster(n, g) if g else
-               LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None))
-    client = Client(address or cluster)
+    from distributed import Client
+    cluster = None if address else local_cluster(n, g)
+    client = Client(address, security=_client_security(address)) if address else Client(cluster)
     try: yield client.get_executor(pure=False)
     finally:
         client.close()
