@@ -207,6 +207,23 @@ def cache_dir_for(folder, # cache folder of one kind of unit
     from pathlib import Path
     return Path(folder) / param_hash({"params": params, "code": code} if code else params)
 
+# %% ../nbs/00a_executors.ipynb #b41c0a04
+def _file_hashes(d) -> dict:
+    "sha256 of every file a unit wrote into its folder d (not done.json, not temporary dot-files), by relative path."
+    from pathlib import Path
+    from nlicompendium.core import sha256_file
+    return {p.relative_to(d).as_posix(): sha256_file(p) for p in sorted(Path(d).rglob("*"))
+            if p.is_file() and p.name != "done.json" and not p.name.startswith(".")}
+
+def _damage(d, record: dict) -> str | None:
+    "Why a finished unit's files cannot be trusted (a hash missing or not matching its record), or None."
+    want = record.get("sha256")
+    if not want: return f"{d / 'done.json'} records no sha256 of the unit's files"
+    have = _file_hashes(d)
+    bad = [f for f, h in want.items() if have.get(f) != h]
+    return f"{d / bad[0]} is {'missing' if bad[0] not in have else 'damaged'} (its sha256 differs from done.json)" \
+        if bad else None
+
 # %% ../nbs/00a_executors.ipynb #4ab526ac
 def _pickle_write(out, d):
     import cloudpickle
@@ -224,15 +241,21 @@ def cached_call(folder: str | os.PathLike, # cache folder of this kind of unit
                 write: Callable | None = None, # (result, folder) -> None, writing atomically; None: result.pkl
                 read: Callable | None = None, # folder -> result, the inverse of `write`
                ) -> tuple[Any, dict]:
-    "Call `fn` unless its cache folder holds a finished result; returns (result, record of what computed it)."
-    import json, time
+    "Call `fn` unless its cache folder holds a finished, undamaged result; returns (result, record of what computed it)."
+    import json, time, warnings
     from nlicompendium.core import atomic_write, git_info
     d = cache_dir_for(folder, dict(params), dict(code) if code else None); done = d / "done.json"
-    if done.is_file(): return (read or _pickle_read)(d), {**json.loads(done.read_text()), "cached": True}
+    if done.is_file():
+        try: record = json.loads(done.read_text())
+        except ValueError: record = {}
+        why = _damage(d, record)  # a file whose bytes are not the ones written is never read
+        if why is None: return (read or _pickle_read)(d), {**record, "cached": True}
+        warnings.warn(f"unit cache: {why}; recomputing it", stacklevel=2); done.unlink(missing_ok=True)
     t0 = time.perf_counter(); out = fn(); seconds = time.perf_counter() - t0
     d.mkdir(parents=True, exist_ok=True)
     (write or _pickle_write)(out, d)
     record = json.loads(json.dumps({"params": params, "code": code, "git": git_info(), "seconds": seconds,
-                                    "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")}, default=str))
+                                    "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "sha256": _file_hashes(d)},
+                                   default=str))
     with atomic_write(done) as f: json.dump(record, f)  # written last: marks the unit finished, and says what made it
     return out, {**record, "cached": False}
