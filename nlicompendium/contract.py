@@ -20,9 +20,9 @@ from .core import cache_dir, data_root, sha256_file, atomic_write, NLIDataError
 log = logging.getLogger(__name__)
 
 # %% auto #0
-__all__ = ['log', 'DataFileNotFound', 'sources', 'resolve_file', 'resolve_gzipped', 'read_json_records', 'read_table',
-           'require_fields', 'map_labels', 'check_pairs', 'to_dataset', 'LoadReport', 'finish_load', 'optional_file',
-           'toy_pairs']
+__all__ = ['log', 'REQUIRE_DATA_ENV', 'DataFileNotFound', 'sources', 'resolve_file', 'data_missing', 'resolve_gzipped',
+           'read_json_records', 'read_table', 'require_fields', 'map_labels', 'check_pairs', 'to_dataset', 'LoadReport',
+           'finish_load', 'optional_file', 'toy_pairs']
 
 # %% ../nbs/01_contract.ipynb #1c7bed01
 class DataFileNotFound(NLIDataError, FileNotFoundError):
@@ -71,6 +71,17 @@ def resolve_file(dataset: str, # folder name of the data set, e.g. 'ronli'
     elif url: tried.append(f"{url} (downloads disabled)")
     raise DataFileNotFound(Path(dataset) / name, "not found; looked in " + "; ".join(tried) +
                            f". Put the file in <data_dir>/{dataset}/ or set NLIC_DATA_DIR.")
+
+# %% ../nbs/01_contract.ipynb #a44d0c02
+REQUIRE_DATA_ENV = "NLIC_REQUIRE_DATA"  # "1": a check that needs a missing data file fails instead of skipping (CI)
+
+def data_missing(path: str | Path, # the file or folder that is not here
+                 skipped: str, # what is left out without it
+                ) -> str:
+    "The message for a check skipped for want of `path`; under `NLIC_REQUIRE_DATA=1`, a `FileNotFoundError` naming it."
+    msg = f"{path} is not here: {skipped}"
+    if os.environ.get(REQUIRE_DATA_ENV) == "1": raise FileNotFoundError(f"{msg} ({REQUIRE_DATA_ENV}=1: missing data fails)")
+    return msg
 
 # %% ../nbs/01_contract.ipynb #7d1f0a2c
 def resolve_gzipped(dataset: str, # folder name, e.g. 'fasttext'

@@ -14,9 +14,13 @@ def root():
 
 @pytest.fixture(scope="session")
 def real_data():
+    "The data folder; where it is missing the tests that read it skip, or fail under NLIC_REQUIRE_DATA=1 (CI sets it)."
+    from nlicompendium.contract import data_missing
     d = Path(os.environ.get("NLIC_DATA_DIR") or ROOT.parent / "shared" / "data")
     if not d.is_dir():
-        pytest.skip(f"real data not found at {d}; set NLIC_DATA_DIR")
+        try: msg = data_missing(d, "the real-data tests cannot run; set NLIC_DATA_DIR")
+        except FileNotFoundError as e: pytest.fail(f"real data folder missing: {e}", pytrace=False)
+        pytest.skip(msg)
     return d
 
 
