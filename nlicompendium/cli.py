@@ -236,9 +236,13 @@ def compare_tables(here: str | Path, # the new run's folder
         a, b = pd.read_csv(p), pd.read_csv(q)
         if a.shape != b.shape or list(a.columns) != list(b.columns):
             rows.append({"table": p.stem, "status": f"shape {a.shape} -> {b.shape}"}); continue
-        num = a.select_dtypes("number").columns
+        num = [c for c in a.select_dtypes("number").columns if pd.api.types.is_numeric_dtype(b[c])]
         d = (a[num] - b[num]).abs().to_numpy(float)
-        text_changed = int((a.drop(columns=num).astype(str) != b.drop(columns=num).astype(str)).to_numpy().sum())
+        ta, tb = a.drop(columns=num), b.drop(columns=num)  # two empty cells are equal (under pandas' str, NA != NA)
+        na_a, na_b = ta.isna().to_numpy(), tb.isna().to_numpy()
+        same_text = ta.astype(object).where(~na_a, "").astype(str).to_numpy() == \
+            tb.astype(object).where(~na_b, "").astype(str).to_numpy()
+        text_changed = int(((na_a != na_b) | (~na_a & ~na_b & ~same_text)).sum())
         changed = int(np.nansum(d > 0) + np.sum(np.isnan(a[num].to_numpy(float)) != np.isnan(b[num].to_numpy(float))))
         rows.append({"table": p.stem, "status": "identical" if changed + text_changed == 0 else "differs",
                      "numbers changed": changed, "largest change": float(np.nanmax(d)) if d.size and changed else 0.0,
