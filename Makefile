@@ -22,9 +22,11 @@ $(VENV)/.installed: settings.ini setup.py requirements/cpu.txt
 	$(BIN)/uv pip check --python $(BIN)/python
 	touch $@
 
+# papermill's `nlic` engine (nbs/00b_progress.ipynb): the cell bar on a terminal, a line per finished cell (with its time)
+# in a log, and the kernel's stderr (the study's unit, encoder and training bars) passed through.
 main: install
 	mkdir -p runs
-	$(BIN)/papermill nbs/05_curriculum.ipynb runs/05_curriculum_ronli.ipynb -p dataset ronli
+	$(BIN)/papermill --engine nlic --stderr-file /dev/stderr nbs/05_curriculum.ipynb runs/05_curriculum_ronli.ipynb -p dataset ronli
 
 test: install
 	$(MAKE) lint nbtest pytest

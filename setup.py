@@ -24,6 +24,8 @@ setuptools.setup(
     include_package_data=True,
     install_requires=reqs,
     extras_require={"dev": dev_reqs},
-    entry_points={"console_scripts": scripts, "nbdev": [f"{cfg['lib_name']}={cfg['lib_name']}._modidx:d"]},
+    entry_points={"console_scripts": scripts, "nbdev": [f"{cfg['lib_name']}={cfg['lib_name']}._modidx:d"],
+                  # `papermill --engine nlic`: a line per finished cell where no bar is drawn (nbs/00b_progress.ipynb)
+                  "papermill.engine": ["nlic=nlicompendium.progress:ProgressEngine"]},
     zip_safe=False,
 )

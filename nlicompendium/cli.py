@@ -161,6 +161,7 @@ def reproduce(jobs: list[str] | None = None, # job names (default: all of `regis
     "Run the paper notebooks for `profile` with papermill, skip unchanged jobs, collect outputs: a row per job."
     import json, time, papermill as pm
     from nlicompendium.core import machine_info
+    from nlicompendium.progress import run_notebook
     root = Path(root or project_root()); registry = registry or JOBS
     if collect_outputs is None: collect_outputs = profile != "smoke"  # smoke numbers never replace the committed tables
     jobs = list(jobs or registry)
@@ -184,8 +185,7 @@ def reproduce(jobs: list[str] | None = None, # job names (default: all of `regis
             print(f"{job}: unchanged, skipped")
         else:
             print(f"{job}: running {nb_name} with {params}"); t = time.perf_counter()
-            pm.execute_notebook(str(nb), str(runs / f"{job}.ipynb"), parameters=params, cwd=str(root / "nbs"),
-                                progress_bar=sys.stderr.isatty())
+            run_notebook(nb, runs / f"{job}.ipynb", params, label=job, cwd=str(root / "nbs"))  # progress: 00b_progress
             secs = round(time.perf_counter() - t, 1)
             (runs / job).mkdir(parents=True, exist_ok=True)  # where the time went, even for a job that writes nothing
             cell_times(runs / f"{job}.ipynb").to_csv(runs / job / "cell_times.csv", index=False)
