@@ -18,8 +18,8 @@ __all__ = ['DATA_ENV', 'CACHE_ENV', 'PROFILES', 'REHEARSAL_ENV', 'SIZE_FIELDS', 
            'OUTPUT_DIRS', 'KEY_PACKAGES', 'ISA_OVERRIDES', 'RESERVED_ENTRIES', 'project_root', 'data_root', 'cache_dir',
            'NLIDataError', 'Profile', 'in_test', 'rehearsal', 'resolve_profile', 'run_sizes', 'seeds_shortfall',
            'run_sizes_table', 'param_list', 'seed_everything', 'get_device', 'bf16_supported', 'compute_spec',
-           'allow_tf32', 'sha256_file', 'git_info', 'notebook_fingerprint', 'code_fingerprint', 'package_versions',
-           'machine_info', 'data_fingerprint', 'atomic_write', 'Results']
+           'allow_tf32', 'autocast_policy', 'sha256_file', 'git_info', 'notebook_fingerprint', 'code_fingerprint',
+           'package_versions', 'machine_info', 'data_fingerprint', 'atomic_write', 'Results']
 
 # %% ../nbs/00_core.ipynb #5c32407c
 DATA_ENV = "NLIC_DATA_DIR"  # environment variable naming a folder that holds the data sets (CI: ../shared/data)
@@ -244,6 +244,15 @@ def allow_tf32(device) -> bool:
     if torch.device(device).type != "cuda": return False
     torch.backends.cuda.matmul.allow_tf32 = True; torch.backends.cudnn.allow_tf32 = True
     return True
+
+# %% ../nbs/00_core.ipynb #51e3975f
+def autocast_policy(device, # where the forward pass runs
+                    bf16: bool | None = None, # bf16 autocast; None: where `bf16_supported(device)`
+                   ):
+    "The one mixed-precision context of every forward pass whose outputs are compared: training, prediction, windows."
+    import torch
+    device = torch.device(device)
+    return torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16_supported(device) if bf16 is None else bool(bf16))
 
 # %% ../nbs/00_core.ipynb #6ddce910
 def sha256_file(path: str | Path, # file to hash

@@ -556,9 +556,11 @@ def window_logits(model, # a *ForSequenceClassification model
                   stride: int = 32, # premise tokens shared by consecutive windows
                   batch_size: int = 32, # windows per forward pass
                   agg: str = "mean", # 'mean' or 'max' of the window logits
+                  bf16: bool | None = None, # bf16 autocast, as `training.predict_logits` decides it (None: where fast)
                  ) -> tuple[np.ndarray, np.ndarray]:
     "Logits per pair over windows that cover the whole premise, and the number of windows per pair."
     import torch
+    from nlicompendium.core import autocast_policy
     if agg not in ("mean", "max"): raise ValueError(f"agg must be 'mean' or 'max', got {agg!r}")
     if len(premises) != len(hypotheses) or not len(premises):
         raise ValueError(f"need pairs: {len(premises)} premises, {len(hypotheses)} hypotheses")
@@ -569,7 +571,7 @@ def window_logits(model, # a *ForSequenceClassification model
     was, dev, out = model.training, next(model.parameters()).device, []
     model.eval()
     try:
-        with torch.inference_mode():
+        with torch.inference_mode(), autocast_policy(dev, bf16):  # the truncated predictions' precision
             for i in range(0, len(feats), batch_size):
                 out.append(model(**tokenizer.pad(feats[i:i + batch_size],
                                                  return_tensors="pt").to(dev)).logits.float().cpu().numpy())

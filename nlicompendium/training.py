@@ -14,7 +14,7 @@ import torch
 from torch import nn
 
 from fastcore.basics import patch
-from .core import seed_everything, get_device, bf16_supported, in_test, allow_tf32
+from .core import seed_everything, get_device, bf16_supported, in_test, allow_tf32, autocast_policy
 from .models import load_tokenizer, load_pair_classifier, encode_pairs
 from .dynamics import Dynamics, from_logits, drawn_epochs
 from .stats import classification_report
@@ -194,7 +194,7 @@ def predict(model: nn.Module, # a pair classifier
             collator: PairCollator, # pads batches
             batch_size: int = 64, # examples per batch
             device=None, # defaults to the model's device
-            bf16: bool = False, # bf16 autocast
+            bf16: bool | None = False, # bf16 autocast; None: where the device is fast at it (`core.autocast_policy`)
            ) -> np.ndarray:
     "Logits (N, C) for every example of `enc`, in its order."
     was_training = model.training; model.eval()
@@ -203,7 +203,7 @@ def predict(model: nn.Module, # a pair classifier
     for i in range(0, len(order), batch_size):
         idx = order[i:i + batch_size]
         batch = {k: v.to(device) for k, v in enc.batch(idx, collator).items()}
-        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16):
+        with autocast_policy(device, bf16):  # the policy `models.window_logits` runs under too
             lg = model(**batch).logits.float().cpu().numpy()
         if out is None: out = np.zeros((len(enc), lg.shape[1]), dtype=np.float32)
         out[idx] = lg
@@ -351,7 +351,7 @@ class _Loop:
         t = time.perf_counter()
         mine = np.array_split(np.asarray(b), self.world)[self.rank] if self.world > 1 else np.asarray(b)
         batch = {k: v.to(self.device) for k, v in self.tr.batch(mine, self.collator).items()}
-        with torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.bf16):
+        with autocast_policy(self.device, self.bf16):
             logits = self.model(**batch).logits
         loss = nn.functional.cross_entropy(logits.float(), self.labels[mine].to(self.device))
         self.acc.backward(loss) if self.acc else loss.backward()
@@ -463,9 +463,8 @@ def predict_logits(model: nn.Module, # a trained pair classifier (or `models.Pai
                   ) -> np.ndarray:
     "Logits (N, C) of `model` on a split, in its order, on the model's device with the config's bf16 choice."
     enc = split if isinstance(split, Encoded) else encode_split(split, load_tokenizer(cfg.model), cfg, "eval")
-    device = next(model.parameters()).device
-    bf16 = bf16_supported(device) if cfg.bf16 is None else cfg.bf16
-    return predict(model, enc, PairCollator(load_tokenizer(cfg.model)), cfg.eval_batch_size, device, bf16)
+    device = next(model.parameters()).device  # cfg.bf16 None: `core.autocast_policy` decides, as in `models.window_logits`
+    return predict(model, enc, PairCollator(load_tokenizer(cfg.model)), cfg.eval_batch_size, device, cfg.bf16)
 
 # %% ../nbs/04a_training.ipynb #ecbd235f
 def evaluate(model: nn.Module, # a trained pair classifier
