@@ -21,7 +21,8 @@ from .stats import classification_report
 
 # %% auto #0
 __all__ = ['TrainConfig', 'default_lr', 'Encoded', 'encode_split', 'length_grouped_batches', 'batch_plan', 'PairCollator',
-           'predict', 'TrainResult', 'device_choices', 'fit', 'predict_logits', 'evaluate']
+           'predict', 'TrainResult', 'leaves_parameters_unused', 'ddp_kwargs', 'reduce_device', 'device_choices', 'fit',
+           'predict_logits', 'evaluate']
 
 # %% ../nbs/04a_training.ipynb #336cf062
 @dataclass
@@ -238,11 +239,39 @@ def _param_groups(model, weight_decay):
     return [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
 
 # %% ../nbs/04a_training.ipynb #ae75d315
-def _distributed():
+def leaves_parameters_unused(cfg: TrainConfig, # the run's configuration (model, encoding)
+                             model: nn.Module | None = None, # the model `fit` continues; None: `cfg.model`'s classifier
+                            ) -> bool:
+    "Whether the classifier's loss leaves parameters without a gradient: separate encoding (the encoder's pooler), XLNet."
+    from nlicompendium.models import SeparatePairClassifier, resolve_model
+    if model is not None:
+        return isinstance(model, SeparatePairClassifier) or getattr(getattr(model, "config", None), "model_type", "") == "xlnet"
+    if cfg.encoding == "separate": return True
+    if cfg.encoding == "frozen": return False  # a PairHead: every parameter is used
+    from transformers import AutoConfig
+    return AutoConfig.from_pretrained(resolve_model(cfg.model)).model_type == "xlnet"  # mask_emb: only with target_mapping
+
+def ddp_kwargs(find_unused: bool) -> list:
+    "accelerate's `kwargs_handlers` for `fit`: DDP searches for unused parameters only where a model leaves some."
+    from accelerate import DistributedDataParallelKwargs  # DDP's default (False) raises on the first unused parameter
+    return [DistributedDataParallelKwargs(find_unused_parameters=bool(find_unused))]
+
+def _distributed(find_unused: bool = False, # set DDP's find_unused_parameters (`leaves_parameters_unused`)
+                ):
     "An Accelerator when launched with several processes (accelerate launch), else None."
     if int(os.environ.get("WORLD_SIZE", "1")) <= 1: return None
     from accelerate import Accelerator
-    return Accelerator(cpu=not torch.cuda.is_available())  # cpu=True makes accelerate use gloo across CPU processes
+    # cpu=True makes accelerate use gloo across CPU processes
+    return Accelerator(cpu=not torch.cuda.is_available(), kwargs_handlers=ddp_kwargs(find_unused))
+
+def reduce_device(backend: str, # the process group's backend, as `torch.distributed.get_backend()` names it
+                  device=None, # this process's device (accelerate's `device`)
+                 ) -> torch.device:
+    "Where a collective's tensors must lie: NCCL serves only CUDA tensors, gloo (or a group's CPU backend) the CPU."
+    b = str(backend).lower()
+    if "nccl" not in b or "cpu:" in b: return torch.device("cpu")  # 'cpu:gloo,cuda:nccl' serves both: the CPU is cheaper
+    if device is not None and torch.device(device).type != "cpu": return torch.device(device)
+    return torch.device("cuda", torch.cuda.current_device())
 
 def _shard(plan, world):
     "Merge batches smaller than the number of processes into their predecessor, so every process gets examples."
@@ -309,7 +338,8 @@ def fit(train, # training split: a Dataset (id, premise, hypothesis, label) or a
                                                                                None) or len(tr.label_names)
     for e, name in ((tr, "train"), (dv, "dev")):
         if e is not None: _check_labels(e, C, name)
-    acc = _distributed(); world, rank = (acc.num_processes, acc.process_index) if acc else (1, 0)
+    acc = _distributed(int(os.environ.get("WORLD_SIZE", "1")) > 1 and leaves_parameters_unused(cfg, model))
+    world, rank = (acc.num_processes, acc.process_index) if acc else (1, 0)
     device = acc.device if acc else get_device()
     ch = device_choices(device, cfg); bf16 = ch["bf16"]
     if ch["tf32"]: allow_tf32(device)
@@ -375,10 +405,12 @@ def end_epoch(self: _Loop, ep: int):
     if self.cfg.record == "train": self.logits[:, ep] = self.ep_logits.cpu().numpy(); self.ep_logits.zero_()
     if self.cfg.record == "eval": self.logits[:, ep] = predict(self.net, self.tr, self.collator,
                                                                self.cfg.eval_batch_size, self.device, self.bf16)
-    if self.world > 1:
+    if self.world > 1:  # summed through accelerate, on the device the process group serves (NCCL: the GPU)
         import torch.distributed as dist
+        dev = reduce_device(dist.get_backend(), self.device)
         for arr in ([self.cov[:, ep]] + ([self.logits[:, ep]] if self.cfg.record == "train" else [])):
-            t = torch.from_numpy(np.ascontiguousarray(arr)); dist.all_reduce(t); arr[...] = t.numpy()
+            t = self.acc.reduce(torch.from_numpy(np.ascontiguousarray(arr)).to(dev), reduction="sum")
+            arr[...] = t.cpu().numpy()
     if self.cfg.record == "train":
         seen = self.cov[:, ep] > 0
         self.logits[seen, ep] /= self.cov[seen, ep, None]; self.logits[~seen, ep] = np.nan

@@ -48,7 +48,7 @@ def test_several_gpu_processes_ask_accelerate_for_gpus(fake_cuda):
     import accelerate
     seen = []
     class FakeAccelerator:
-        def __init__(self, cpu=False): seen.append(cpu)
+        def __init__(self, cpu=False, kwargs_handlers=()): seen.append(cpu)
     fake_cuda.setattr(accelerate, "Accelerator", FakeAccelerator)
     assert training._distributed() is None  # one process: no accelerator at all
     fake_cuda.setenv("WORLD_SIZE", "2")
