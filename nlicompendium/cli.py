@@ -301,40 +301,53 @@ def scorecard(root: str | Path | None = None, # project root (reads tables/*/cla
               html: bool = False, # verdicts as coloured HTML spans (the docs site) instead of plain text (GitHub)
               jobs=None, # the studies expected to have claims; None: `JOBS`
              ) -> str:
-    "The scorecard: per paper, the verdict counts and every claim, from the committed `claims.csv` of every study."
+    "The scorecard: counts per paper and setting, then every claim, controls apart, from every committed `claims.csv`."
     import json
-    from nlicompendium.claims import VERDICTS, verdict_counts
+    from nlicompendium.claims import NOT_QUOTED, VERDICTS, count_table, upgrade_claims, verdict_counts
     root = Path(root or project_root()); parts, PN = [], "paper's numbers"
     frames, stale = [], []
     for p in sorted((root / "tables").glob("*/claims.csv")):
         if "verdict" not in pd.read_csv(p, nrows=0).columns: stale.append(p.parent.name); continue
         m = json.loads((p.parent / "manifest.json").read_text()) if (p.parent / "manifest.json").is_file() else {}
-        frames.append(pd.read_csv(p).assign(job=p.parent.name, commit=(m.get("git") or {}).get("commit", "")[:8],
-                                            profile=(m.get("params") or {}).get("profile", "?"),
-                                            cpu=cpu_words(m.get("machine") or {})))
+        frames.append(upgrade_claims(pd.read_csv(p)).assign(  # a table from before quotes: 'not yet quoted'
+            job=p.parent.name, commit=(m.get("git") or {}).get("commit", "")[:8],
+            profile=(m.get("params") or {}).get("profile", "?"), cpu=cpu_words(m.get("machine") or {})))
     if not frames: raise FileNotFoundError(f"no tables/*/claims.csv under {root}")
-    allc = pd.concat(frames, ignore_index=True)
-    esc = lambda s: str(s).replace("|", "\\|").replace("\n", " ")
+    allc = pd.concat(frames, ignore_index=True); ctl = allc.kind == "control"
+    esc = lambda s: "" if pd.isna(s) else str(s).replace("|", "\\|").replace("\n", " ")
     tag = lambda v: f'<span class="verdict v-{list(VERDICTS).index(v)}">{v}</span>' if html else v
     parts.append("# Scorecard: the papers' conclusions, tested here\n\nEvery claim is declared once in a study's "
-                 "claims ledger and decided by a test over seeds (and over test examples where the paper tested that "
-                 "way), never on one selected seed. The verdicts:\n")
+                 "claims ledger, with the paper's words and the setting it was tested in, and decided by one test "
+                 "over seeds (or over the test examples of every seed), never on one selected seed. The verdicts:\n")
     parts += [f"- **{v}**: {d}" for v, d in VERDICTS.items()]
-    parts.append(f"\n{len(allc)} claims from {allc.job.nunique()} studies: {verdict_counts(allc)}.\n")
+    parts.append(f"\n{len(allc)} claims from {allc.job.nunique()} studies. The papers' claims: "
+                 f"{verdict_counts(allc[~ctl])}. Controls the papers did not run, counted apart: "
+                 f"{verdict_counts(allc[ctl])}.\n")
+    parts.append(count_table(allc).reset_index().to_markdown(index=False) + "\n")
+    nq = int((allc.quote == NOT_QUOTED).sum())
+    if nq: parts.append(f"{nq} of {len(allc)} claims are {NOT_QUOTED}: declared before the ledger asked for the "
+                        "paper's words, a setting and a level; their rows say so.\n")
     ran = {p.parent.name for p in (root / "tables").glob("*/manifest.json")} & set(jobs or JOBS)
     old = sorted((set(stale) | ran) - set(allc.job))
     if old: parts.append(f"Committed runs that predate the claims ledger (no verdicts yet): {', '.join(old)}.\n")
-    for paper, g in allc.groupby("paper", sort=False):
-        parts.append(f"## {paper}\n\n**{verdict_counts(g)}.**\n")
-        for job, gj in g.groupby("job", sort=False):
-            r0 = gj.iloc[0]
-            parts.append(f"From `{job}` (profile {r0.profile}, commit {r0.commit}, CPU: {r0.cpu}); deviations that "
-                         f"qualify these numbers: `tables/{job}/deviations.md`. "
-                         f"Computed by: {esc(r0['computed by'])}\n")
-            rows = ["| claim | where | paper | here | verdict | reason |", "|---|---|---|---|---|---|"]
-            rows += [f"| {esc(r['statement'])} | {esc(r['where'])} | {esc(r[PN])} | {esc(_here(r))} | "
-                     f"{tag(r.verdict)} | {esc('' if pd.isna(r.reason) else r.reason)} |" for _, r in gj.iterrows()]
-            parts.append("\n".join(rows) + "\n")
+    power = lambda r: ("" if pd.isna(r["seeds for 80% power"])
+                       else f"80% power needs {r['seeds for 80% power']:g} seeds a side")
+    for title, sub in (("", allc[~ctl]), ("Controls the papers did not run", allc[ctl])):
+        if title and len(sub): parts.append(f"# {title}\n\nNot the papers' claims; counted apart.\n")
+        for paper, g in sub.groupby("paper", sort=False):
+            parts.append(f"## {paper}\n\n**{verdict_counts(g)}.**\n")
+            for job, gj in g.groupby("job", sort=False):
+                r0 = gj.iloc[0]
+                parts.append(f"From `{job}` (profile {r0.profile}, commit {r0.commit}, CPU: {r0.cpu}); deviations "
+                             f"that qualify these numbers: `tables/{job}/deviations.md`. "
+                             f"Computed by: {esc(r0['computed by'])}\n")
+                rows = ["| claim | where | paper | here | verdict | reason | setting | level | the paper's words |",
+                        "|---|---|---|---|---|---|---|---|---|"]
+                why = lambda r: "; ".join(x for x in (esc(r.reason), power(r)) if x)
+                rows += [f"| {esc(r['statement'])} | {esc(r['where'])} | {esc(r[PN])} | {esc(_here(r))} | "
+                         f"{tag(r.verdict)} | {esc(why(r))} | {esc(r.setting)} | {esc(r.level)} | {esc(r.quote)} |"
+                         for _, r in gj.iterrows()]
+                parts.append("\n".join(rows) + "\n")
     return "\n".join(parts)
 
 # %% ../nbs/90_cli.ipynb #9c2bf9ec
