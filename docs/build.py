@@ -80,7 +80,8 @@ def generate(gen: Path):
     (gen / "tables").mkdir(); (gen / "tables" / "SCORECARD.md").write_text(card)
     (gen / "_static" / "verdicts.css").write_text(
         ".verdict{padding:0 .3em;border-radius:3px;white-space:nowrap}.v-0{background:#c8efc8}.v-1{background:#e6f2d5}"
-        ".v-2{background:#fbe7c6}.v-3{background:#f6c6c6}.v-4{background:#e3e3e3}")
+        ".v-2{background:#f2f0d5}.v-3{background:#fbe7c6}.v-4{background:#f6c6c6}.v-5{background:#dcd6ee}"
+        ".v-6{background:#e3e3e3}")  # in the order of claims.VERDICTS
     toc = lambda title, items: f"```{{toctree}}\n:caption: {title}\n:maxdepth: 1\n\n" + "\n".join(items) + "\n```\n"
     readme = (ROOT / "README.md").read_text()
     (gen / "index.md").write_text(readme + "\n" + toc("Results", ["tables/SCORECARD"] + [f"results/{d.name}" for d in runs])

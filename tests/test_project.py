@@ -173,3 +173,19 @@ def test_unlisted_output_is_caught(tmp_path):
     assert unlisted_outputs(tmp_path) == []
     (job / "old.md").write_text("x"); (tmp_path / "bare").mkdir(); (tmp_path / "bare" / "a.csv").write_text("x")
     assert unlisted_outputs(tmp_path) == ["bare/a.csv", "job/old.md"]
+
+
+def test_scorecard_reads_tables_from_before_quotes(root):
+    """The committed claims.csv files predate the quote, setting, level and kind columns (issue 40): the scorecard reads
+    them, says 'not yet quoted', counts per paper and setting, and puts the learning-rate controls in their own section."""
+    import pandas as pd
+    from nlicompendium.claims import CLAIM_COLUMNS
+    from nlicompendium.cli import scorecard
+    old = [p for p in (root / "tables").glob("*/claims.csv") if "quote" not in pd.read_csv(p, nrows=0).columns]
+    sc = scorecard(root)
+    if old: assert "not yet quoted" in sc and "| not yet declared |" in sc
+    assert "| kind " in sc and "| setting " in sc  # the count table per paper and setting
+    ctl = sc.split("# Controls the papers did not run", 1)
+    assert len(ctl) == 2 and "(a control the paper did not run)" in ctl[1] and "(a control the paper did not run)" not in ctl[0]
+    assert "Controls the papers did not run, counted apart: 4 supported, 2 contradicted" in sc or not old
+    assert {"quote", "setting", "level", "kind"} <= set(CLAIM_COLUMNS)
