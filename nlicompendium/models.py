@@ -422,6 +422,17 @@ def _last_pooled(enc, tok, texts, max_length, batch_size):
             for p in SENTENCE_POOLINGS: out[p].append(_pool(h, b["attention_mask"], p).cpu().numpy())
     return {p: np.concatenate(v) for p, v in out.items()}
 
+# %% ../nbs/03_models.ipynb #9c4e0a6b
+def _checkpoint_folder(path: str, # what `resolve_model` gave: a folder, or a Hub id
+                      ) -> Path:
+    "The folder whose files are a checkpoint: `path` itself, or a Hub id's snapshot in huggingface_hub's cache."
+    if Path(path).is_dir(): return Path(path)
+    from huggingface_hub import snapshot_download
+    try: return Path(snapshot_download(path, local_files_only=True))  # snapshots/<commit> of the cached revision
+    except Exception as e:  # never the empty digest: every unresolved Hub id would share it, and their features
+        raise ModelUnavailable(f"{path}: no snapshot in the Hugging Face cache to fingerprint "
+                               f"({type(e).__name__}: {e})") from e
+
 # %% ../nbs/03_models.ipynb #100f0f17
 @functools.lru_cache(maxsize=8)
 def _model_fingerprint(name: str) -> str:
@@ -430,9 +441,10 @@ def _model_fingerprint(name: str) -> str:
     from nlicompendium.core import sha256_file
     if name == "tiny":
         return hashlib.sha256(json.dumps({"tiny": TINY_CONFIG, "seed": 0}, sort_keys=True).encode()).hexdigest()
-    root, h = Path(resolve_model(name)), hashlib.sha256()
-    for f in sorted(p for p in root.rglob("*") if p.is_file() and not p.name.startswith(".")):
-        h.update(f.relative_to(root).as_posix().encode()); h.update(sha256_file(f).encode())
+    root, h = _checkpoint_folder(resolve_model(name)), hashlib.sha256()  # a Hub id: its cached snapshot's files
+    files = sorted(p for p in root.rglob("*") if p.is_file() and not p.name.startswith("."))
+    if not files: raise ModelUnavailable(f"{name}: {root} holds no files to fingerprint")
+    for f in files: h.update(f.relative_to(root).as_posix().encode()); h.update(sha256_file(f).encode())
     return h.hexdigest()
 
 def feature_key(name: str, # model alias, hub id or folder
