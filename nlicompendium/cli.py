@@ -4,7 +4,7 @@
 
 # %% ../nbs/90_cli.ipynb #7ce17cee
 from __future__ import annotations
-import argparse, sys
+import argparse, contextlib, sys
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -12,8 +12,9 @@ from .core import project_root, atomic_write
 
 # %% auto #0
 __all__ = ['RUN_SIZES_MARK', 'JOBS', 'TABLE_EXT', 'FIGURE_EXT', 'render_readme', 'readme_cli', 'data_cli', 'job_key',
-           'scrub_paths', 'collect', 'cell_times', 'slowest_cells', 'reproduce', 'compare_claims', 'compare_tables',
-           'verify', 'cpu_words', 'scorecard', 'reproduce_cli']
+           'scrub_paths', 'RunLocked', 'lock_file', 'folder_lock', 'holds_run_lock', 'exits_when_locked', 'collect',
+           'cell_times', 'slowest_cells', 'reproduce', 'compare_claims', 'compare_tables', 'verify', 'cpu_words',
+           'scorecard', 'reproduce_cli']
 
 # %% ../nbs/90_cli.ipynb #aa0e6954
 RUN_SIZES_MARK = "<!-- run-sizes -->"  # where the README shows `core.RUN_SIZES`
@@ -96,25 +97,124 @@ def scrub_paths(text: str, # an executed notebook's JSON, or any text
         if path: text = text.replace(str(path), mark)
     return text
 
+# %% ../nbs/90_cli.ipynb #b41c0c01
+class RunLocked(RuntimeError):
+    "Another run holds the lock on a folder this run would write (its holder named in the message)."
+
+def lock_file(folder: str | Path, # a runs folder or a tables/<job> folder
+              root: str | Path, # project root: the locks live in root/runs/.locks (ignored by git)
+             ) -> Path:
+    "The lock file of `folder`: outside it (a collected folder is replaced whole), one per folder."
+    import hashlib
+    folder, root = Path(folder).resolve(), Path(root).resolve()
+    name = ("--".join(folder.relative_to(root).parts) if folder.is_relative_to(root)
+            else "ext-" + hashlib.sha256(str(folder).encode()).hexdigest()[:16])
+    return root / "runs" / ".locks" / f"{name}.lock"
+
+@contextlib.contextmanager
+def folder_lock(folder: str | Path, # the folder this run writes
+                root: str | Path, # project root
+                wait: bool = False, # wait for the holder to finish; False: raise `RunLocked` naming it
+               ):
+    "Hold `folder`'s lock (filelock) while the block runs; its holder (pid, host, start, command) is in a sidecar."
+    import filelock, json, os, socket, time
+    path = lock_file(folder, root); path.parent.mkdir(parents=True, exist_ok=True)
+    side = path.with_suffix(".json")
+    lock = filelock.FileLock(path, timeout=-1 if wait else 0)
+    try: lock.acquire(timeout=0)
+    except filelock.Timeout:
+        try: h = json.loads(side.read_text())
+        except (OSError, ValueError): h = {}
+        who = (f"pid {h.get('pid')} on {h.get('host')}, started {h.get('started')}: {' '.join(h.get('argv', []))}"
+               if h else "a run that has not yet written its record")
+        if not wait: raise RunLocked(f"{folder} is in use by another run ({who}); wait for it (--wait) or stop it") from None
+        print(f"{folder} is in use by another run ({who}); waiting", file=sys.stderr, flush=True); lock.acquire()
+    try:
+        with atomic_write(side) as f: json.dump({"pid": os.getpid(), "host": socket.gethostname(), "argv": sys.argv,
+                                                 "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}, f)
+        yield path
+    finally:
+        side.unlink(missing_ok=True); lock.release()
+
+# %% ../nbs/90_cli.ipynb #b41c0c03
+def holds_run_lock(fn):
+    "Decorate `reproduce`: hold the lock of its runs folder while it runs (`wait`: wait for the holder; else refuse)."
+    import functools, inspect
+    sig = inspect.signature(fn)
+    @functools.wraps(fn)
+    def locked(*args, **kwargs):
+        p = sig.bind(*args, **kwargs); p.apply_defaults(); p = p.arguments
+        root = Path(p["root"] or project_root())  # the runs folder as `reproduce` chooses it
+        with folder_lock(Path(p["runs_dir"]) if p["runs_dir"] else root / "runs" / p["profile"], root, p["wait"]):
+            return fn(*args, **kwargs)
+    return locked
+
+def exits_when_locked(fn):
+    "Decorate a command: a `RunLocked` prints who holds the lock and returns 75 (EX_TEMPFAIL), without a traceback."
+    import functools
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        try: return fn(*args, **kwargs)
+        except RunLocked as e: print(f"{fn.__name__}: {e}", file=sys.stderr); return 75
+    return run
+
+# %% ../nbs/90_cli.ipynb #b41c0c04
+def _collect_hook(path: Path):
+    "Called after each file collection writes (tests make a run die here)."
+
+def _exchange(a: Path, b: Path) -> bool:
+    "Swap two folders in one step where the OS can (Linux renameat2 RENAME_EXCHANGE); False where it cannot."
+    import ctypes, os
+    if not sys.platform.startswith("linux"): return False
+    f = getattr(ctypes.CDLL(None, use_errno=True), "renameat2", None)
+    return f is not None and f(-100, os.fsencode(a), -100, os.fsencode(b), 2) == 0  # AT_FDCWD, RENAME_EXCHANGE
+
+def _swap_in(new: Path, dest: Path):
+    "Put the finished folder `new` at `dest`; the old `dest` stays whole until the new one is in place, then goes."
+    import os, shutil
+    if not dest.exists(): os.replace(new, dest); return
+    old = dest.with_name(f".{dest.name}.old-{os.getpid()}")
+    if _exchange(new, dest): old = new  # `new` now holds the old folder
+    else: os.replace(dest, old); os.replace(new, dest)
+    shutil.rmtree(old)
+
+def _staged(dest: Path) -> Path:
+    "A sibling of `dest` holding a copy of it, to write the new collection into (stale ones of killed runs removed)."
+    import os, shutil
+    for p in dest.parent.glob(f".{dest.name}.*-*"):
+        if p.name.split(".")[-1].startswith("old-") and not dest.exists(): os.replace(p, dest)  # killed mid-swap
+        else: shutil.rmtree(p, ignore_errors=True)
+    tmp = dest.with_name(f".{dest.name}.new-{os.getpid()}")
+    if dest.exists(): shutil.copytree(dest, tmp, copy_function=shutil.copy2)
+    else: tmp.mkdir(parents=True)
+    return tmp
+
 # %% ../nbs/90_cli.ipynb #c2200caf
 def collect(out_dir: str | Path, # a run's output folder (holds manifest.json)
             job: str, # the job's name: the folder under tables/ and figures/
             root: str | Path | None = None, # project root
             notebook: str | Path | None = None, # the run's executed notebook (papermill's output), kept with its tables
+            wait: bool = False, # another run collecting this job: wait for it; False: raise `RunLocked`
            ) -> list[Path]:
     "Copy a run's tables and figures (each set with the manifest) and its executed notebook into tables/ and figures/."
     import shutil
-    out_dir, root = Path(out_dir), Path(root or project_root()); copied = []
-    for kind, exts in (("tables", TABLE_EXT), ("figures", FIGURE_EXT)):
-        files = sorted(p for p in out_dir.iterdir() if p.suffix in exts)
-        if not files: continue
-        dest = root / kind / job; dest.mkdir(parents=True, exist_ok=True)
-        for p in files + [out_dir / "manifest.json"]:
-            shutil.copy2(p, dest / p.name); copied.append(dest / p.name)
-    if notebook is not None:
-        dest = root / "tables" / job / f"{job}.ipynb"
-        with atomic_write(dest) as f: f.write(scrub_paths(Path(notebook).read_text(), root))
-        copied.append(dest)
+    out_dir, root = Path(out_dir), Path(root or project_root()); copied, staged = [], {}
+    with folder_lock(root / "tables" / job, root, wait):  # under lock; each folder replaced whole, or not at all
+        try:
+            for kind, exts in (("tables", TABLE_EXT), ("figures", FIGURE_EXT)):
+                files = sorted(p for p in out_dir.iterdir() if p.suffix in exts)
+                if not files and (kind == "figures" or notebook is None): continue
+                dest = root / kind / job; dest.parent.mkdir(parents=True, exist_ok=True)
+                tmp = staged[dest] = _staged(dest)
+                for p in (files + [out_dir / "manifest.json"]) if files else []:
+                    shutil.copy2(p, tmp / p.name); copied.append(dest / p.name); _collect_hook(tmp / p.name)
+                if kind == "tables" and notebook is not None:
+                    with atomic_write(tmp / f"{job}.ipynb") as f: f.write(scrub_paths(Path(notebook).read_text(), root))
+                    copied.append(dest / f"{job}.ipynb"); _collect_hook(tmp / f"{job}.ipynb")
+        except BaseException:  # nothing half-written is left behind (a killed run's is removed by the next)
+            for tmp in staged.values(): shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        for dest, tmp in staged.items(): _swap_in(tmp, dest)
     return copied
 
 # %% ../nbs/90_cli.ipynb #cfddd910
@@ -146,6 +246,7 @@ def slowest_cells(rows: list[dict], # `reproduce`'s rows of the jobs that ran
     return "\n".join(parts)
 
 # %% ../nbs/90_cli.ipynb #6d55043c
+@holds_run_lock
 def reproduce(jobs: list[str] | None = None, # job names (default: all of `registry`)
               profile: str = "cpu", # smoke, cpu or gpu
               force: bool = False, # rerun jobs even when unchanged
@@ -157,6 +258,7 @@ def reproduce(jobs: list[str] | None = None, # job names (default: all of `regis
               address: str | None = None, # dask: a running scheduler, tcp://host:port
               workers: int | None = None, # process pool or LocalCluster: worker processes
               runs_dir: str | Path | None = None, # where runs go; None: runs/<profile> (`verify` uses a scratch folder)
+              wait: bool = False, # another run holds the runs folder or a job's tables: wait; False: `RunLocked`
              ) -> pd.DataFrame:
     "Run the paper notebooks for `profile` with papermill, skip unchanged jobs, collect outputs: a row per job."
     import json, time, papermill as pm
@@ -192,7 +294,7 @@ def reproduce(jobs: list[str] | None = None, # job names (default: all of `regis
             with atomic_write(stamp) as f: json.dump({"key": key, "notebook": nb_name, "params": params,
                                                       "seconds": secs}, f, indent=2)
             rows.append({"job": job, "status": "ran", "seconds": secs, "output": str(runs / job)})
-        if collect_outputs: rows[-1]["collected"] = len(collect(runs / job, job, root, notebook=runs / f"{job}.ipynb"))
+        if collect_outputs: rows[-1]["collected"] = len(collect(runs / job, job, root, notebook=runs / f"{job}.ipynb", wait=wait))
     summary = pd.DataFrame(rows)
     with atomic_write(runs / "reproduce.json") as f:
         json.dump({"profile": profile, "machine": machine_info(), "jobs": rows}, f, indent=2)
@@ -351,6 +453,7 @@ def scorecard(root: str | Path | None = None, # project root (reads tables/*/cla
     return "\n".join(parts)
 
 # %% ../nbs/90_cli.ipynb #9c2bf9ec
+@exits_when_locked
 def reproduce_cli(argv=None):
     "Rerun the paper notebooks with papermill for a profile and collect their tables and figures."
     ap = argparse.ArgumentParser(prog="nlic_reproduce", description=reproduce_cli.__doc__)
@@ -369,18 +472,20 @@ def reproduce_cli(argv=None):
     ap.add_argument("--verify", action="store_true",
                     help="rerun into runs/verify/ and compare with the committed tables: "
                     "exit 1 if a claim's verdict or a data-only number changes")
+    ap.add_argument("--wait", action="store_true",
+                    help="another run holds runs/<profile>/ or a job's tables: wait for it (default: exit 75, naming it)")
     a = ap.parse_args(argv)
     if a.address and a.executor != "dask": ap.error("--address is for --executor dask")
     if a.verify:
         ok, claims, tables = verify(a.jobs, a.profile, data_dir=a.data_dir, executor=a.executor, address=a.address,
-                                    workers=a.workers)
+                                    workers=a.workers, wait=a.wait)
         with pd.option_context("display.width", 200, "display.max_colwidth", 40):
             print(tables.to_string(index=False)); print(claims.to_string(index=False))
         print(f"{int(claims['same verdict'].sum())} of {len(claims)} verdicts identical; "
               + ("verified" if ok else "NOT verified: a verdict or a data-only number changed"))
         return 0 if ok else 1
     s = reproduce(a.jobs, a.profile, a.force, False if a.no_collect else None, data_dir=a.data_dir,
-                  executor=a.executor, address=a.address, workers=a.workers)
+                  executor=a.executor, address=a.address, workers=a.workers, wait=a.wait)
     print(s.to_string(index=False))
     if "collected" in s:
         try: card = scorecard()
