@@ -433,6 +433,33 @@ def _checkpoint_folder(path: str, # what `resolve_model` gave: a folder, or a Hu
         raise ModelUnavailable(f"{path}: no snapshot in the Hugging Face cache to fingerprint "
                                f"({type(e).__name__}: {e})") from e
 
+# %% ../nbs/03_models.ipynb #b41c0d01
+def _write_shard(folder: Path, # the feature store's folder of one key
+                 shas: list, # the sentences' SHA-1s, in row order
+                 vec: dict, # pooling -> (N, hidden) vectors
+                ) -> Path:
+    "Write one shard atomically, the SHA-256 of its bytes in its name (shard-<first sha>-<n>.<sha256>.npz)."
+    import hashlib, io
+    from nlicompendium.core import atomic_write
+    buf = io.BytesIO(); np.savez(buf, sha=np.array(shas), **vec); data = buf.getvalue()
+    path = Path(folder) / f"shard-{shas[0][:12]}-{len(shas)}.{hashlib.sha256(data).hexdigest()}.npz"
+    with atomic_write(path, "wb") as f: f.write(data)
+    return path
+
+def _read_shard(f: Path) -> dict:
+    "A shard's vectors by sentence SHA-1; a shard whose bytes are not those its name records is warned about, removed."
+    import hashlib, io, warnings, zipfile
+    data, want = f.read_bytes(), f.stem.rpartition(".")[2]
+    why = "no recorded sha256" if "." not in f.stem else None if hashlib.sha256(data).hexdigest() == want else "damaged"
+    try:
+        if why is None:
+            with np.load(io.BytesIO(data)) as z:  # each z[key] reads the whole array again: read each once
+                arrs, shas = {p: z[p] for p in SENTENCE_POOLINGS}, z["sha"].tolist()
+            return {s: {p: arrs[p][i] for p in SENTENCE_POOLINGS} for i, s in enumerate(shas)}
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e: why = f"unreadable ({e})"
+    warnings.warn(f"feature store: {f} is {why}; removed, its vectors are recomputed", stacklevel=3)
+    f.unlink(missing_ok=True); return {}
+
 # %% ../nbs/03_models.ipynb #100f0f17
 @functools.lru_cache(maxsize=8)
 def _model_fingerprint(name: str) -> str:
@@ -466,9 +493,7 @@ def _store(key: str, disk: bool) -> dict:
     if key not in _VECTORS:
         mem = _VECTORS[key] = {}
         for f in sorted((cache_dir() / "features" / key).glob("shard-*.npz")) if disk else ():
-            with np.load(f) as z:  # each z[key] reads the whole array again: read each once
-                arrs = {p: z[p] for p in SENTENCE_POOLINGS}
-                mem.update({s: {p: arrs[p][i] for p in SENTENCE_POOLINGS} for i, s in enumerate(z["sha"].tolist())})
+            mem.update(_read_shard(f))  # a damaged shard gives nothing: its sentences are recomputed
     return _VECTORS[key]
 
 def _sha(text: str) -> str:
@@ -482,7 +507,7 @@ def sentence_vectors(name: str, # model alias, hub id or folder (`tiny`: seed 0)
                      pooling: str | None = None, # 'cls' or 'mean'; None: the checkpoint's own (`checkpoint_pooling`)
                     ) -> np.ndarray:
     "Final-layer sentence vectors (N, hidden) of a frozen encoder, each distinct sentence computed once (stored)."
-    from nlicompendium.core import atomic_write, cache_dir
+    from nlicompendium.core import cache_dir
     pooling = pooling or checkpoint_pooling(name)
     if pooling not in SENTENCE_POOLINGS:
         raise ValueError(f"pooling must be one of {SENTENCE_POOLINGS}, got {pooling!r}")
@@ -500,8 +525,7 @@ def sentence_vectors(name: str, # model alias, hub id or folder (`tiny`: seed 0)
         new = [_sha(todo[i]) for i in order]
         mem.update({s: {p: vec[p][j] for p in SENTENCE_POOLINGS} for j, s in enumerate(new)})
         if disk:
-            with atomic_write(cache_dir() / "features" / key / f"shard-{new[0][:12]}-{len(new)}.npz", "wb") as f:
-                np.savez(f, sha=np.array(new), **vec)
+            _write_shard(cache_dir() / "features" / key, new, vec)
     return np.stack([mem[s][pooling] for s in shas]) if len(texts) else np.zeros((0, hidden_size(name)), np.float32)
 
 # %% ../nbs/03_models.ipynb #b2de9b7a
