@@ -15,7 +15,7 @@ from torch import nn
 
 from pathlib import Path
 
-from .core import cache_dir, compute_spec, data_fingerprint
+from .core import cache_dir, compute_spec, data_fingerprint, get_device
 from .dynamics import Dynamics
 from .executors import cached_call, run_units
 from .models import load_tokenizer
@@ -112,7 +112,7 @@ def seed_units(train, dev, test, # Dataset or Encoded splits, encoded once here
         if cache is not None:
             key = {**(params or {}), "config": asdict(cfg), "splits": splits, "seed": int(sd), "keep_model": keep_model,
                    "compute": compute}
-            call = functools.partial(_cached_seed, cache, key, call, code)
+            call = functools.partial(_cached_seed, cache, key, call, code, os.getpid())
         units[int(sd)] = call
     return units
 
@@ -126,9 +126,17 @@ def _fingerprint(x):
                                                               list(map(int, x.labels))]).encode()).hexdigest()[:16]
     return data_fingerprint(x)[:16]
 
-def _cached_seed(cache, params, call, code):
-    run, record = cached_call(cache, params, call, code)
-    return replace(run, record=record)
+def _model_to(run, device):
+    "`run` (a `SeedRun` or `SeedRuns`) with its model, if kept, on `device`."
+    return run if run.model is None else replace(run, model=run.model.to(device))
+
+def _cached_seed(cache, params, call, code,
+                 home: int | None = None, # pid of the process that uses the model; None: this one
+                ):
+    "A cached seed unit: its model pickled on the CPU, and given back on the run's device only in the process that uses it."
+    # a CUDA model in the cache would come back through CUDA IPC from a pool that is then shut down, or not load at all
+    run, record = cached_call(cache, params, lambda: _model_to(call(), "cpu"), code)
+    return replace(_model_to(run, get_device()) if home in (None, os.getpid()) else run, record=record)
 
 def merge_seeds(runs: Sequence[SeedRun], # the seeds' runs, in the order the seeds were given
                 select: str = "best", # 'best': the best dev seed (the first of equals); 'mean': aggregate
@@ -157,7 +165,8 @@ def run_seeds(train, dev, test, # Dataset or Encoded splits (dev drives early st
     if select not in ("best", "mean"): raise ValueError(f"select must be 'best' or 'mean', got {select!r}")
     if select == "best" and dev is None: raise ValueError("select='best' needs a dev split")
     units = seed_units(train, dev, test, cfg, seeds, batches, model, select == "best", **cache_kw)
-    if executor is not None: return merge_seeds(list(run_units(executor, units, desc="seeds").values()), select)
+    if executor is not None:  # models come back from other processes on the CPU: the selected one goes to the run's device
+        return _model_to(merge_seeds(list(run_units(executor, units, desc="seeds").values()), select), get_device())
     runs, best, dev_key = [], None, f"dev_{selection_metric(cfg)}"
     for call in units.values():  # here: only the best model so far stays in memory, as before units existed
         r = call(); runs.append(r)
