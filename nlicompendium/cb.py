@@ -14,7 +14,7 @@ from .models import hidden_states
 
 # %% auto #0
 __all__ = ['CB_TABLE4', 'CB_TABLE5', 'CB_HYP_LENGTH', 'NEG_RAISING', 'heuristic_rule', 'heuristics', 'average_embeddings',
-           'cbow_features', 'permute_head', 'cls_layers', 'first_layers', 'layer_cls']
+           'cbow_features', 'permute_head', 'cls_layers', 'first_layers', 'layer_cls', 'finetune_probe']
 
 # %% ../nbs/13_cb.ipynb #cacf2e9f
 CB_TABLE4 = pd.DataFrame({"CB acc": [69.2, 77.6, 81.2, 85.2, 91.2], "CB F1": [47.6, 66.7, 71.3, 81.2, 85.3],
@@ -120,3 +120,34 @@ def layer_cls(encoder: nn.Module, # a BERT-style encoder (whole, or `first_layer
     b = tokenize_pairs(tokenizer, premises, hypotheses, max_length, truncation, padding=True, return_tensors="pt")
     hs = encoder(**b.to(next(encoder.parameters()).device), output_hidden_states=True).hidden_states
     return torch.stack([h[:, 0] for h in hs[1:k + 1]], 1)
+
+# %% ../nbs/13_cb.ipynb #d79a8dcd
+def finetune_probe(encoder: nn.Module, # a BERT-style encoder (the MNLI+CB classifier's `base_model`), left as it is
+                   tokenizer, premises: Sequence[str], hypotheses: Sequence[str], # the training pairs
+                   labels: Sequence[int], # their feature's label ids
+                   test_premises: Sequence[str], test_hypotheses: Sequence[str], # the pairs to predict
+                   k: int, # layers 1..k, copied (`first_layers`) and trained with the probe
+                   num_classes: int, lr: float = 1e-5, epochs: int = 1, max_length: int = 128,
+                   truncation: str = "keep_premise_end", seed: int = 0,
+                   batch_size: int = 8, # pairs per step
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    "Layers 1..k and a `ScalarMixProbe` fine-tuned together on the encoder's device: test predictions, mixing weights."
+    from nlicompendium.core import seed_everything
+    from nlicompendium.models import ScalarMixProbe
+    seed_everything(seed); enc = first_layers(encoder, k); dev = next(enc.parameters()).device
+    probe = ScalarMixProbe(k, enc.config.hidden_size, num_classes).to(dev)
+    opt = torch.optim.AdamW(list(enc.parameters()) + list(probe.parameters()), lr=lr)
+    y = torch.as_tensor(np.asarray(labels), dtype=torch.long, device=dev)  # the labels where the logits are
+    rng, prem, hyp = np.random.default_rng(seed), list(premises), list(hypotheses)
+    enc.train(); probe.train()
+    for _ in range(epochs):
+        for idx in np.array_split(rng.permutation(len(prem)), max(1, len(prem) // batch_size)):
+            hs = layer_cls(enc, tokenizer, [prem[i] for i in idx], [hyp[i] for i in idx], k, max_length, truncation)
+            loss = nn.functional.cross_entropy(probe(hs), y[torch.as_tensor(idx, device=dev)])
+            opt.zero_grad(); loss.backward(); opt.step()
+    enc.eval(); probe.eval(); out, tp, th = [], list(test_premises), list(test_hypotheses)
+    with torch.no_grad():
+        for i in range(0, len(tp), 32):
+            hs = layer_cls(enc, tokenizer, tp[i:i + 32], th[i:i + 32], k, max_length, truncation)
+            out.append(probe(hs).argmax(1).cpu().numpy())
+    return np.concatenate(out), probe.weights()
