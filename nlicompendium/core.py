@@ -18,8 +18,8 @@ __all__ = ['DATA_ENV', 'CACHE_ENV', 'PROFILES', 'REHEARSAL_ENV', 'SIZE_FIELDS', 
            'OUTPUT_DIRS', 'KEY_PACKAGES', 'ISA_OVERRIDES', 'RESERVED_ENTRIES', 'project_root', 'data_root', 'cache_dir',
            'NLIDataError', 'Profile', 'in_test', 'rehearsal', 'resolve_profile', 'run_sizes', 'seeds_shortfall',
            'run_sizes_table', 'param_list', 'seed_everything', 'get_device', 'bf16_supported', 'compute_spec',
-           'allow_tf32', 'autocast_policy', 'sha256_file', 'git_info', 'notebook_fingerprint', 'code_fingerprint',
-           'package_versions', 'machine_info', 'data_fingerprint', 'atomic_write', 'Results']
+           'allow_tf32', 'autocast_policy', 'llm_dtype', 'sha256_file', 'git_info', 'notebook_fingerprint',
+           'code_fingerprint', 'package_versions', 'machine_info', 'data_fingerprint', 'atomic_write', 'Results']
 
 # %% ../nbs/00_core.ipynb #5c32407c
 DATA_ENV = "NLIC_DATA_DIR"  # environment variable naming a folder that holds the data sets (CI: ../shared/data)
@@ -253,6 +253,15 @@ def autocast_policy(device, # where the forward pass runs
     import torch
     device = torch.device(device)
     return torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16_supported(device) if bf16 is None else bool(bf16))
+
+# %% ../nbs/00_core.ipynb #07453e18
+def llm_dtype(device=None, # where the model will run; defaults to `get_device()`
+             ):
+    "The dtype to load a large model in: bf16 where native (`bf16_supported`), fp16 on other GPUs, fp32 on a CPU."
+    import torch
+    device = torch.device(device) if device is not None else get_device()
+    if bf16_supported(device): return torch.bfloat16
+    return torch.float16 if device.type == "cuda" else torch.float32  # a V100 or T4 would emulate bf16: half in fp16
 
 # %% ../nbs/00_core.ipynb #6ddce910
 def sha256_file(path: str | Path, # file to hash
