@@ -16,8 +16,8 @@ import torch
 # %% auto #0
 __all__ = ['DOMAINS', 'PLM_MODELS', 'LLM_MODELS', 'PAPER_TABLE3', 'PAPER_TABLE4', 'PAPER_TABLE5_OVERALL', 'PAPER_TABLE7',
            'PAPER_TABLE7_SIGNIFICANT', 'PAPER_TABLE13', 'OPTIONS3', 'NUMBERED', 'TEMPLATES', 'UNPARSED', 'PROMPTS',
-           'gold_answer', 'build_messages', 'few_shot_exemplars', 'render', 'extract_answer', 'generate_answers',
-           'load_llm', 'prompt_llm', 'token_distribution', 'cosine', 'vocabulary_similarity']
+           'plm_train_config', 'gold_answer', 'build_messages', 'few_shot_exemplars', 'render', 'extract_answer',
+           'generate_answers', 'load_llm', 'prompt_llm', 'token_distribution', 'cosine', 'vocabulary_similarity']
 
 # %% ../nbs/14_mscinli.ipynb #659086a5
 DOMAINS = ["Hardware", "Networks", "Software & its Engineering", "Security & Privacy", "NeurIPS"]
@@ -46,6 +46,21 @@ PAPER_TABLE13 = pd.DataFrame([[1, .94, .95, .93, .70, .76], [.94, 1, .95, .96, .
                               [.93, .96, .97, 1, .61, .68], [.70, .63, .63, .61, 1, .81], [.76, .69, .71, .68, .81, 1]],
                              index=["HW", "NW", "SWE", "Sec", "NIPS", "ACL"],
                              columns=["HW", "NW", "SWE", "Sec", "NIPS", "ACL"])
+
+# %% ../nbs/14_mscinli.ipynb #b7e1a002
+def plm_train_config(name: str, # a paper name of PLM_MODELS or an alias of models.HUB_MODELS
+                     profile: str, # the run's profile name: 'gpu' takes the paper's optimiser
+                     sizes: Mapping, # batch_size, epochs and max_length (core.RUN_SIZES' 'PLMs' part)
+                    ):
+    "The `training.TrainConfig` a PLM of the study is fine-tuned with: the paper's Adam at a constant 2e-5 on `gpu`."
+    from nlicompendium.training import TrainConfig, default_lr
+    model = PLM_MODELS.get(name, name)
+    common = dict(model=model, batch_size=sizes["batch_size"], epochs=sizes["epochs"], max_length=sizes["max_length"],
+                  metric="macro_f1", record="train", progress=None)
+    if profile == "gpu":  # AdamW with no weight decay is Adam
+        return TrainConfig(**common, lr=2e-5, weight_decay=0.0, warmup_ratio=0.0, schedule="constant", grad_clip=1.0,
+                           patience=2)
+    return TrainConfig(**common, lr=default_lr(model), patience=None)
 
 # %% ../nbs/14_mscinli.ipynb #80dcd17b
 OPTIONS3 = {"entailment": "a. Sentence1 generalizes, specifies or has an equivalent meaning with Sentence2.",

@@ -51,14 +51,14 @@ def execute(root, nb, out_nb, **params):
 @pytest.fixture(scope="session")
 def smoke(root, real_data, tmp_path_factory):
     """`smoke(name, notebook, **params)` -> the run's out_dir. The first call executes the notebook (papermill, smoke
-    profile); later calls with the same name reuse that run, so each paper notebook executes once in the suite. A failed
-    run fails every test that asks for it, with the same error."""
+    profile; `data_dir` defaults to the real data folder); later calls with the same name reuse that run, so each paper
+    notebook executes once in the suite. A failed run fails every test that asks for it, with the same error."""
     done = {}
     def run(name, nb, **params):
         if name not in done:
             d = tmp_path_factory.mktemp(name)
             try:
-                execute(root, nb, d / f"{name}.ipynb", out_dir=str(d / "out"), data_dir=str(real_data), **params)
+                execute(root, nb, d / f"{name}.ipynb", **{"out_dir": str(d / "out"), "data_dir": str(real_data), **params})
                 done[name] = d / "out"
             except Exception as e:  # noqa: BLE001 (kept and re-raised for every test of this run)
                 done[name] = e
@@ -77,13 +77,13 @@ def runs_per_task(client):
 
 @pytest.fixture(scope="session")
 def dask_study(smoke, cluster):
-    """`dask_study(name, notebook)` -> out_dir: the notebook executed once (smoke), its units on the shared cluster; the
+    """`dask_study(name, notebook, **params)` -> out_dir: the notebook executed once (smoke), its units on the shared cluster; the
     first call checks that its units went to the cluster, each once."""
     checked = set()
-    def run(name, nb):
+    def run(name, nb, **params):
         c, client = cluster
         before = set(runs_per_task(client))
-        out = smoke(name, nb, executor="dask", executor_address=c.scheduler_address)
+        out = smoke(name, nb, executor="dask", executor_address=c.scheduler_address, **params)
         if name not in checked:
             ran = {k: n for k, n in runs_per_task(client).items() if k not in before}
             assert ran and set(ran.values()) == {1}, ran  # its units went to the cluster, each once

@@ -215,10 +215,13 @@ def test_zero_shot_nli_checkpoint_runs_the_pipeline(hub_standins):
 
 
 def test_mscinli_gpu_training_is_adam_at_a_constant_rate(hub_standins, monkeypatch):
-    """MSciNLI's gpu PLM configuration (Adam, lr 2e-5 constant, clip 1: msadat3/SciNLI@853493b Train_and_test_helper.py:45,
-    68) on the training engine, with XLNet's stand-in (left padding): the rate never moves, and AdamW with no decay is Adam."""
+    """MSciNLI's gpu PLM configuration (`mscinli.plm_train_config`: Adam, lr 2e-5 constant, clip 1, msadat3/SciNLI@853493b
+    Train_and_test_helper.py:45, 68) on the training engine, with XLNet's stand-in (left padding): the optimiser `fit` builds has
+    every parameter group at weight decay 0 and lr 2e-5 (AdamW with no decay is Adam), and the rate never moves."""
+    from dataclasses import replace
     from datasets import ClassLabel, Dataset, Features, Value
-    from nlicompendium.training import TrainConfig, fit
+    from nlicompendium.mscinli import plm_train_config
+    from nlicompendium.training import fit
     scheds = []
     real = training._schedule
     monkeypatch.setattr(training, "_schedule", lambda opt, cfg, steps: scheds.append(real(opt, cfg, steps)) or scheds[-1])
@@ -227,10 +230,13 @@ def test_mscinli_gpu_training_is_adam_at_a_constant_rate(hub_standins, monkeypat
     ds = Dataset.from_dict({"id": [f"x{i}" for i in range(8)], "premise": [PAIRS[0][i % 2] for i in range(8)],
                             "hypothesis": [PAIRS[1][i % 2] + " " * (i % 3) + "!" * i for i in range(8)],
                             "label": [i % 4 for i in range(8)]}, features=feats)
-    cfg = TrainConfig(model="xlnet-base", lr=2e-5, weight_decay=0.0, warmup_ratio=0.0, schedule="constant", grad_clip=1.0,
-                      batch_size=4, epochs=2, max_length=48, record="train", progress=False, bf16=False)
-    r = fit(ds, None, cfg)
+    cfg = plm_train_config("XLNet", "gpu", {"batch_size": 4, "epochs": 2, "max_length": 48})  # what the study's gpu profile trains with
+    r = fit(ds, None, replace(cfg, progress=False, bf16=False))  # only the display and the CPU's precision changed
     assert r.steps == 4 and r.dynamics is not None and type(r.model).__name__ == "XLNetForSequenceClassification"
+    opt = scheds[0].optimizer  # the optimiser fit built (its schedule holds it)
+    assert isinstance(opt, torch.optim.AdamW) and len(opt.param_groups) == 2
+    assert [(g["weight_decay"], g["lr"]) for g in opt.param_groups] == [(0.0, 2e-5)] * 2, [(g["weight_decay"], g["lr"]) for g in opt.param_groups]
+    assert sum(len(g["params"]) for g in opt.param_groups) == sum(p.requires_grad for p in r.model.parameters())  # every parameter
     assert [round(x, 12) for x in scheds[0].get_last_lr()] == [2e-5, 2e-5]  # both parameter groups, after the last step
     # AdamW with weight decay 0 takes Adam's step (torch.optim.Adam, the official optimizer), from the same start
     torch.manual_seed(0); a = torch.nn.Linear(3, 2); b = torch.nn.Linear(3, 2); b.load_state_dict(a.state_dict())
