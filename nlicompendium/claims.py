@@ -17,7 +17,8 @@ from .stats import StatResult, mann_whitney, paired_t, mcnemar, cochrans_q, conf
 __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'SEED_TESTS', 'EXAMPLE_TESTS', 'UNITS', 'NOT_QUOTED', 'NOT_DECLARED', 'SETTINGS',
            'KINDS', 'CLAIM_COLUMNS', 'verdict', 'Evidence', 'aso_eps', 'sign_settled', 'over_seeds', 'one_seed_out',
            'seed_example_bootstrap', 'pooled_mcnemar', 'over_examples', 'Claim', 'quote_in_paper', 'seeds_for_power',
-           'min_attainable_p', 'Claims', 'verdict_counts', 'upgrade_claims', 'count_table', 'write_claims']
+           'min_attainable_p', 'Claims', 'verdict_counts', 'upgrade_claims', 'count_table', 'verdict_figure',
+           'write_claims']
 
 # %% ../nbs/02b_claims.ipynb #4347f4f6
 ALPHA = 0.05  # the significance level of every verdict
@@ -581,6 +582,23 @@ def count_table(table: pd.DataFrame, # one or more claims tables, concatenated
     n.insert(0, "claims", n.sum(axis=1))
     order = {k: i for i, k in enumerate(KINDS)}
     return n.iloc[np.argsort([order[k] for k in n.index.get_level_values("kind")], kind="stable")]
+
+# %% ../nbs/02b_claims.ipynb #f4d4f096
+def verdict_figure(table: pd.DataFrame, # one or more claims tables (today's columns or older ones)
+                  ):
+    "A stacked bar per paper and setting of the papers' claims, coloured by verdict (controls left out): a Figure."
+    import matplotlib.pyplot as plt
+    ct = count_table(table)
+    ct = ct[ct.index.get_level_values("kind") == KINDS[0]].drop(columns="claims")
+    colours = dict(zip(VERDICTS, ["#2e8b57", "#9acd32", "#d8d27a", "#f0a830", "#d9534f", "#8e7cc3", "#b0b0b0"]))
+    labels = [f"{p}\n({s})" for _, p, s in ct.index]
+    fig, ax = plt.subplots(figsize=(8, 0.55 * len(ct) + 1.2))
+    left = np.zeros(len(ct))
+    for v in ct.columns:
+        ax.barh(labels, ct[v].to_numpy(), left=left, color=colours[v], label=v); left += ct[v].to_numpy()
+    ax.invert_yaxis(); ax.set_xlabel("the papers' claims"); ax.tick_params(axis="y", labelsize=7)
+    ax.legend(fontsize=7, loc="lower right", frameon=False)
+    return fig
 
 # %% ../nbs/02b_claims.ipynb #e7d96f5b
 def write_claims(res, # a `core.Results` (anything with its `table` and `value`)

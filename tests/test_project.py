@@ -189,3 +189,46 @@ def test_scorecard_reads_tables_from_before_quotes(root):
     assert len(ctl) == 2 and "(a control the paper did not run)" in ctl[1] and "(a control the paper did not run)" not in ctl[0]
     assert "Controls the papers did not run, counted apart: 4 supported, 2 contradicted" in sc or not old
     assert {"quote", "setting", "level", "kind"} <= set(CLAIM_COLUMNS)
+
+
+PAPER_TEXTS = {"RoNLI": "ronli_cartography_curriculum.txt", "CommitmentBank": "commitmentbank_bert.txt",
+               "MSciNLI": "mscinli.txt", "TaxiNLI": "taxinli.txt", "Code-mixed": "codemixed_nli.txt"}  # ../shared/papers/README.md
+
+
+def misquoted(tables: Path, papers: Path) -> list[str]:
+    "Rows of every tables/<job>/claims.csv whose quote is not in its paper's text (claims.quote_in_paper); 'not yet quoted' is skipped."
+    import pandas as pd
+    from nlicompendium.claims import NOT_QUOTED, quote_in_paper
+    bad, texts = [], {}
+    for p in sorted(tables.glob("*/claims.csv")):
+        c = pd.read_csv(p)
+        if "quote" not in c: continue
+        for _, r in c[c.quote.notna() & (c.quote != NOT_QUOTED)].iterrows():
+            f = next((f for k, f in PAPER_TEXTS.items() if str(r.paper).startswith(k)), None)
+            if f is None: bad.append(f"{p.parent.name}/{r.key}: no paper text for {r.paper!r}"); continue
+            texts.setdefault(f, (papers / f).read_text())
+            if not quote_in_paper(r.quote, texts[f]): bad.append(f"{p.parent.name}/{r.key}")
+    return bad
+
+
+def test_every_quote_is_in_its_paper(root):
+    "Every quoted claim's words stand in its paper's text (case, white space, hyphenation and quote marks aside)."
+    import pytest
+    papers = root.parent / "shared" / "papers"
+    if not papers.is_dir(): pytest.skip("the papers' texts (../shared/papers) are not beside this checkout")
+    assert misquoted(root / "tables", papers) == []
+
+
+def test_a_misquote_is_caught(root, tmp_path):
+    "One altered word in a quote fails; the true sentence and 'not yet quoted' pass."
+    import pytest
+    import pandas as pd
+    from nlicompendium.claims import NOT_QUOTED
+    papers = root.parent / "shared" / "papers"
+    if not papers.is_dir(): pytest.skip("the papers' texts (../shared/papers) are not beside this checkout")
+    true = "Among the various language models, Ro-BERT achieves the highest performance level."
+    (tmp_path / "job").mkdir()
+    rows = {"paper": ["RoNLI (Poesina et al., 2024)"] * 3, "key": ["ok", "old", "bad"],
+            "quote": [true, NOT_QUOTED, true.replace("highest", "lowest")]}
+    pd.DataFrame(rows).to_csv(tmp_path / "job" / "claims.csv", index=False)
+    assert misquoted(tmp_path, papers) == ["job/bad"]
