@@ -22,7 +22,8 @@ __all__ = ['HUB_MODELS', 'PAPER_MODELS', 'TINY_CONFIG', 'HUB_ENV', 'MODEL_WORDS'
            'model_in_words', 'ModelUnavailable', 'hub_refusal', 'resolve_model', 'ensure_pad_token', 'load_tokenizer',
            'load_encoder', 'tokenize_pairs', 'encode_pairs', 'SeparatePairClassifier', 'load_pair_classifier',
            'hidden_states', 'PairHead', 'hidden_size', 'checkpoint_pooling', 'feature_key', 'sentence_vectors',
-           'truncation_report', 'BiLSTMPair', 'embedded_bilstm', 'window_logits', 'ScalarMixProbe', 'train_probe']
+           'truncation_report', 'BiLSTMPair', 'embedded_bilstm', 'window_logits', 'device_map_report', 'ScalarMixProbe',
+           'train_probe']
 
 # %% ../nbs/03_models.ipynb #542daf85
 HUB_MODELS = {  # alias -> Hugging Face hub id: the one table of the papers' checkpoints, read by every study
@@ -615,6 +616,17 @@ def window_logits(model, # a *ForSequenceClassification model
     lg, reduce = np.concatenate(out), (np.mean if agg == "mean" else np.max)
     return np.stack([reduce(lg[owner == k], axis=0) for k in range(len(premises))]), np.bincount(owner,
         minlength=len(premises))
+
+# %% ../nbs/03_models.ipynb #c36c548e
+def device_map_report(model: nn.Module, # a loaded model, e.g. `from_pretrained(..., device_map="auto")`
+                     ) -> dict[str, str]:
+    "Where each part of `model` lies: its `hf_device_map` (GPU indices as 'cuda:i'; 'cpu' or 'disk': offloaded), else"
+    " one entry, 'single device: <device>'."
+    dmap = getattr(model, "hf_device_map", None)
+    if not dmap:
+        devs = sorted({str(p.device) for p in model.parameters()})
+        return {"": f"single device: {devs[0]}" if len(devs) == 1 else f"no device map, yet parameters on {devs}"}
+    return {name: f"cuda:{d}" if isinstance(d, int) else str(d) for name, d in dmap.items()}
 
 # %% ../nbs/03_models.ipynb #40dee0c1
 class ScalarMixProbe(nn.Module):

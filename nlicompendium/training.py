@@ -4,7 +4,7 @@
 
 # %% ../nbs/04a_training.ipynb #01fe33b4
 from __future__ import annotations
-import os, sys, time
+import contextlib, os, sys, time
 from dataclasses import dataclass, asdict
 from typing import Sequence
 
@@ -22,7 +22,7 @@ from .stats import classification_report
 # %% auto #0
 __all__ = ['TrainConfig', 'default_lr', 'Encoded', 'encode_split', 'length_grouped_batches', 'batch_plan', 'PairCollator',
            'predict', 'TrainResult', 'leaves_parameters_unused', 'ddp_kwargs', 'reduce_device', 'device_choices', 'fit',
-           'predict_logits', 'evaluate']
+           'predict_logits', 'evaluate', 'peak_memory_step', 'deterministic_kernels', 'repeat_fit_max_diff']
 
 # %% ../nbs/04a_training.ipynb #336cf062
 @dataclass
@@ -508,3 +508,57 @@ def evaluate(model: nn.Module, # a trained pair classifier
     lg = predict_logits(model, enc, cfg)
     summary, table = classification_report(enc.labels, lg.argmax(1), enc.label_names)
     return lg, summary, table
+
+# %% ../nbs/04a_training.ipynb #21d62d5f
+def peak_memory_step(model_name: str, # model alias, hub id or folder (its pair classifier is loaded, joint encoding)
+                     batch: int, # examples in the step
+                     tokens: int, # tokens per example (every one full: no padding)
+                     dtype: str = "bf16", # 'bf16' (autocast, as `fit` on a bf16 GPU) or 'fp32'
+                     device=None, # defaults to `core.get_device()`
+                     num_labels: int = 3,
+                    ) -> dict:
+    "One training step (forward, backward, AdamW) at `batch` x `tokens`: its peak memory; on CUDA the allocator's peak"
+    " (`torch.cuda.max_memory_allocated`), elsewhere None, with the process's peak resident set since it started."
+    import resource
+    if dtype not in ("bf16", "fp32"): raise ValueError(f"dtype must be 'bf16' or 'fp32', got {dtype!r}")
+    device = torch.device(device) if device is not None else get_device(); cuda = device.type == "cuda"
+    ch = device_choices(device, TrainConfig(model=model_name, bf16=dtype == "bf16"))
+    model = load_pair_classifier(model_name, num_labels, seed=0, attn_implementation=ch["attn_implementation"])
+    model = model.to(device).train(); opt = torch.optim.AdamW(model.parameters(), lr=1e-5, fused=ch["fused"])
+    vocab, pad = model.config.vocab_size, model.config.pad_token_id
+    ids = torch.randint(vocab // 4, vocab // 2, (batch, tokens), generator=torch.Generator().manual_seed(0))
+    ids = torch.where(ids == pad, vocab // 4 + 1, ids).to(device)  # no pad token: every position is a real one
+    if cuda: torch.cuda.synchronize(device); torch.cuda.reset_peak_memory_stats(device)
+    t0 = time.perf_counter()
+    with autocast_policy(device, ch["bf16"]): logits = model(input_ids=ids, attention_mask=torch.ones_like(ids)).logits
+    loss = nn.functional.cross_entropy(logits.float(), torch.zeros(batch, dtype=torch.long, device=device))
+    loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)
+    if cuda: torch.cuda.synchronize(device)
+    return {"model": model_name, "batch": batch, "tokens": tokens, "dtype": dtype, "device": str(device),
+            "peak_bytes": torch.cuda.max_memory_allocated(device) if cuda else None,
+            "max_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,  # Linux: KiB; the process's peak
+            "seconds": time.perf_counter() - t0, "loss": float(loss)}
+
+# %% ../nbs/04a_training.ipynb #53180e7b
+@contextlib.contextmanager
+def deterministic_kernels():
+    "Deterministic torch kernels inside (cuBLAS workspace, `use_deterministic_algorithms`, cuDNN); the settings come back after."
+    env, was = os.environ.get("CUBLAS_WORKSPACE_CONFIG"), (torch.are_deterministic_algorithms_enabled(),
+                                                           torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark)
+    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")  # cuBLAS is repeatable only with a fixed workspace
+    torch.use_deterministic_algorithms(True); torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark = True, False
+    try: yield
+    finally:
+        torch.use_deterministic_algorithms(was[0]); torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark = was[1:]
+        if env is None: os.environ.pop("CUBLAS_WORKSPACE_CONFIG", None)
+        else: os.environ["CUBLAS_WORKSPACE_CONFIG"] = env
+
+def repeat_fit_max_diff(train, # training split (Dataset or `Encoded`)
+                        cfg: TrainConfig, # the fit; both runs take it as it is, seed included
+                        split=None, # where the logits are compared; None: `train`
+                        deterministic: bool = False, # run both fits under `deterministic_kernels`
+                       ) -> float:
+    "Two identical fits: the largest absolute difference between their logits on `split` (0.0: repeatable)."
+    with deterministic_kernels() if deterministic else contextlib.nullcontext():
+        a, b = (predict_logits(fit(train, None, cfg).model, train if split is None else split, cfg) for _ in range(2))
+    return float(np.abs(a - b).max())
