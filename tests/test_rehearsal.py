@@ -33,6 +33,12 @@ def standin_said(text):
     return "offline stand-in of" in text and "random weights" in text
 
 
+def standins_named(m):
+    "The hub ids the manifest's captions name as offline stand-ins (`models.model_in_words`)."
+    import re
+    return set(re.findall(r"offline stand-in of (\S+) \(random weights\)", json.dumps(m)))
+
+
 class TestRehearsalRoNLIAndCodeMixed:
     def test_ronli_hub_rows_on_standins_with_the_process_executor(self, rehearse):
         out, m = rehearse("05_curriculum.ipynb", dataset="ronli", variants=["Ro-BERT", "+ Cart-Stra-CL++"], seeds=[0, 1],
@@ -62,14 +68,19 @@ class TestRehearsalTaxiNLICBMSciNLI:
         out, m = rehearse("12_taxinli.ipynb", tsne_points=60, tsne_layers=[0, 2])
         assert m["params"]["model"] == "bert-base-uncased"
         assert (out / "ours_seeds_bert-base-uncased.csv").is_file()
+        assert standins_named(m) == {"google-bert/bert-base-uncased"}  # the paper's BERT, and no other hub model, on its stand-in
+        assert standin_said(m["outputs"]["ours_seeds_bert-base-uncased"]["caption"])
 
     def test_cb_bert(self, rehearse):
         out, m = rehearse("13_cb.ipynb")
         t4 = (out / "table4_results.md").read_text()
         assert standin_said(t4)
+        assert standins_named(m) == {"google-bert/bert-base-uncased"}  # CB's BERT, and no other hub model, on its stand-in
+        assert "offline stand-in of google-bert/bert-base-uncased (random weights)" in m["outputs"]["table4_results"]["caption"]
 
     def test_mscinli_four_plms_and_two_llms(self, rehearse):
         out, m = rehearse("14_mscinli.ipynb", llm_max_test=12)
+        assert m["params"]["source"] == "SciNLI (ACL): 2,000 human-annotated training pairs"  # no MSciNLI in the data folder
         t4 = pd.read_csv(out / "table4_baselines.csv")
         plms = t4[t4.model != "bilstm"]
         assert len(plms) == 4 and plms["what computed it"].map(standin_said).all()
