@@ -21,8 +21,8 @@ log = logging.getLogger(__name__)
 
 # %% auto #0
 __all__ = ['log', 'REQUIRE_DATA_ENV', 'DataFileNotFound', 'sources', 'resolve_file', 'data_missing', 'resolve_gzipped',
-           'read_json_records', 'read_table', 'require_fields', 'map_labels', 'check_pairs', 'to_dataset', 'LoadReport',
-           'finish_load', 'optional_file', 'toy_pairs']
+           'read_utf8', 'read_json_records', 'read_table', 'require_fields', 'map_labels', 'check_pairs', 'to_dataset',
+           'LoadReport', 'finish_load', 'optional_file', 'toy_pairs']
 
 # %% ../nbs/01_contract.ipynb #1c7bed01
 class DataFileNotFound(NLIDataError, FileNotFoundError):
@@ -103,12 +103,24 @@ def resolve_gzipped(dataset: str, # folder name, e.g. 'fasttext'
         raise NLIDataError(gz, f"cannot decompress ({type(e).__name__}: {e}); nothing was written to {dest}") from None
     return dest
 
+# %% ../nbs/01_contract.ipynb #b41c0e01
+def read_utf8(path: str | Path, # a text data file
+             ) -> str:
+    "A data file's text as UTF-8 (a UTF-8 BOM dropped); `NLIDataError` naming the line of the first byte that is not."
+    path = Path(path); data = path.read_bytes()
+    try: return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        hint = "a UTF-16 file?" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "saved as Latin-1 or cp1252?"
+        raise NLIDataError(path, f"not UTF-8: byte {data[e.start]:#04x} at line {line}, offset {e.start} "
+                                 f"({hint}); the format is UTF-8") from None
+
 # %% ../nbs/01_contract.ipynb #593c2747
 def read_json_records(path: str | Path, # a JSON array of objects, or JSON Lines
                      ) -> pd.DataFrame:
     "Read a JSON array or JSON Lines file of records into a DataFrame, naming the file and place of any syntax error."
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    text = read_utf8(path)
     if not text.strip(): raise NLIDataError(path, "file is empty")
     if text.lstrip().startswith("["):
         try: recs = json.loads(text)
@@ -132,8 +144,9 @@ def read_table(path: str | Path, # CSV or TSV file with a header row
                required: Sequence[str] = (), # columns that must be present
               ) -> pd.DataFrame:
     "Read a delimited file as strings (no NA guessing), checking the delimiter and the required columns."
-    path = Path(path)
-    try: df = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False, quoting=0, encoding="utf-8")
+    import io
+    path = Path(path); text = read_utf8(path)
+    try: df = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False, quoting=0)
     except pd.errors.EmptyDataError: raise NLIDataError(path, "file is empty") from None
     except pd.errors.ParserError as e:
         m = re.search(r"line (\d+)", str(e))

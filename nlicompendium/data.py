@@ -15,7 +15,7 @@ from datasets import ClassLabel, Dataset, DatasetDict, Features, Sequence as HFS
 
 from .core import atomic_write, NLIDataError
 from .contract import (DataFileNotFound, LoadReport, check_pairs, finish_load, map_labels, optional_file,
-                                   read_json_records, read_table, require_fields, resolve_file, resolve_gzipped,
+                                   read_json_records, read_table, read_utf8, require_fields, resolve_file, resolve_gzipped,
                                    to_dataset)
 
 log = logging.getLogger(__name__)
@@ -386,6 +386,7 @@ def _cb_items(path, rep):
     df = read_table(rep.add_file(path), ",",
                     ["uID", "Verb", "Embedding", "Context", "Target", "Prompt", "genre", "factive", "Mean", "Reponses"])
     rep.read(path, len(df))
+    if df.empty: raise NLIDataError(path, "no rows")
     rep.renamed.update({"uID": "id", "Context + ' ' + Target": "premise", "Prompt": "hypothesis",
                         "Reponses": "responses (label: the 80% rule)"})
     rows = []
@@ -416,6 +417,7 @@ def load_cb(data_dir: str | Path | None = None, # folder holding commitmentbank/
     items = _cb_items(path, rep)
     if threshold != 0.8: items["label"] = [cb_recast_label(r, threshold) for r in items["responses"]]
     kept = items[items["label"].notna()].reset_index(drop=True)
+    if kept.empty: raise NLIDataError(path, f"no item has {threshold:.0%} of its annotations in one range")
     rep.excluded[f"fewer than {threshold:.0%} of annotations in one range"] = int(items["label"].isna().sum())
     counts = kept["label"].value_counts().to_dict()
     paper = {lab: sum(CB_PAPER_SPLIT[s][lab] for s in CB_PAPER_SPLIT) for lab in CB_LABELS}
@@ -463,7 +465,7 @@ GLUECOS_HEADERS = {"train": ["Premise", "Hypothesis", "Label"],  # the first lin
                    "test": ["en", "Label", "", "", "", "", "Premise", "Hypothesis"]}
 
 def _codemixed_frame(path, rep, test=False):
-    raw = path.read_text(encoding="utf-8").splitlines()
+    raw = read_utf8(path).splitlines()
     head = GLUECOS_HEADERS["test" if test else "train"]
     first = raw[0].split("\t") if raw else []
     header = first[:1] == head[:1] and (not test or first[1:2] == ["Label"])  # GLUECoS's header line: not a pair
@@ -563,7 +565,7 @@ HINGLID_TAGS = ["EN", "HI"]
 
 def _hinglid_file(path):
     sents, toks, tags, start = [], [], [], None
-    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines() + [""], 1):
+    for i, line in enumerate(read_utf8(path).splitlines() + [""], 1):
         if not line.strip():
             if toks: sents.append({"id": f"{path.stem}-{len(sents)}", "tokens": toks, "tags": tags, "line": start})
             toks, tags = [], []; continue
@@ -591,6 +593,7 @@ def load_hinglid(data_dir: str | Path | None = None, # folder holding hinglid/*.
             data_dir)
         if p is None: continue
         sents = _hinglid_file(rep.add_file(p))
+        if not sents: raise NLIDataError(p, "no sentences: the file holds no 'token<TAB>tag' line")
         rep.read(p, len(sents), f"{sum(len(x['tokens']) for x in sents):,} token lines; a row is a sentence, ids "
                                 f"'{p.stem}-<sentence>'")
         splits[s] = Dataset.from_list(sents, features=feats)
