@@ -252,7 +252,8 @@ def autocast_policy(device, # where the forward pass runs
     "The one mixed-precision context of every forward pass whose outputs are compared: training, prediction, windows."
     import torch
     device = torch.device(device)
-    return torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16_supported(device) if bf16 is None else bool(bf16))
+    on = bf16_supported(device) if bf16 is None else bool(bf16)
+    return torch.autocast(device.type, dtype=torch.bfloat16, enabled=on)
 
 # %% ../nbs/00_core.ipynb #07453e18
 def llm_dtype(device=None, # where the model will run; defaults to `get_device()`

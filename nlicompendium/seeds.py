@@ -133,7 +133,7 @@ def _model_to(run, device):
 def _cached_seed(cache, params, call, code,
                  home: int | None = None, # pid of the process that uses the model; None: this one
                 ):
-    "A cached seed unit: its model pickled on the CPU, and given back on the run's device only in the process that uses it."
+    "A cached seed unit: its model pickled on the CPU, given back on the run's device only in the process that uses it."
     # a CUDA model in the cache would come back through CUDA IPC from a pool that is then shut down, or not load at all
     run, record = cached_call(cache, params, lambda: _model_to(call(), "cpu"), code)
     return replace(_model_to(run, get_device()) if home in (None, os.getpid()) else run, record=record)
@@ -165,7 +165,8 @@ def run_seeds(train, dev, test, # Dataset or Encoded splits (dev drives early st
     if select not in ("best", "mean"): raise ValueError(f"select must be 'best' or 'mean', got {select!r}")
     if select == "best" and dev is None: raise ValueError("select='best' needs a dev split")
     units = seed_units(train, dev, test, cfg, seeds, batches, model, select == "best", **cache_kw)
-    if executor is not None:  # models come back from other processes on the CPU: the selected one goes to the run's device
+    # models come back from other processes on the CPU: the selected one goes to the run's device
+    if executor is not None:
         return _model_to(merge_seeds(list(run_units(executor, units, desc="seeds").values()), select), get_device())
     runs, best, dev_key = [], None, f"dev_{selection_metric(cfg)}"
     for call in units.values():  # here: only the best model so far stays in memory, as before units existed

@@ -242,14 +242,16 @@ def _param_groups(model, weight_decay):
 def leaves_parameters_unused(cfg: TrainConfig, # the run's configuration (model, encoding)
                              model: nn.Module | None = None, # the model `fit` continues; None: `cfg.model`'s classifier
                             ) -> bool:
-    "Whether the classifier's loss leaves parameters without a gradient: separate encoding (the encoder's pooler), XLNet."
+    "Whether the classifier's loss leaves parameters without gradient: separate encoding (the encoder's pooler), XLNet."
     from nlicompendium.models import SeparatePairClassifier, resolve_model
     if model is not None:
-        return isinstance(model, SeparatePairClassifier) or getattr(getattr(model, "config", None), "model_type", "") == "xlnet"
+        kind = getattr(getattr(model, "config", None), "model_type", "")
+        return isinstance(model, SeparatePairClassifier) or kind == "xlnet"
     if cfg.encoding == "separate": return True
     if cfg.encoding == "frozen": return False  # a PairHead: every parameter is used
     from transformers import AutoConfig
-    return AutoConfig.from_pretrained(resolve_model(cfg.model)).model_type == "xlnet"  # mask_emb: only with target_mapping
+    # XLNet's mask_emb is used only with target_mapping
+    return AutoConfig.from_pretrained(resolve_model(cfg.model)).model_type == "xlnet"
 
 def ddp_kwargs(find_unused: bool) -> list:
     "accelerate's `kwargs_handlers` for `fit`: DDP searches for unused parameters only where a model leaves some."
@@ -269,7 +271,8 @@ def reduce_device(backend: str, # the process group's backend, as `torch.distrib
                  ) -> torch.device:
     "Where a collective's tensors must lie: NCCL serves only CUDA tensors, gloo (or a group's CPU backend) the CPU."
     b = str(backend).lower()
-    if "nccl" not in b or "cpu:" in b: return torch.device("cpu")  # 'cpu:gloo,cuda:nccl' serves both: the CPU is cheaper
+    # 'cpu:gloo,cuda:nccl' serves both: the CPU is cheaper
+    if "nccl" not in b or "cpu:" in b: return torch.device("cpu")
     if device is not None and torch.device(device).type != "cpu": return torch.device(device)
     return torch.device("cuda", torch.cuda.current_device())
 
@@ -495,7 +498,8 @@ def predict_logits(model: nn.Module, # a trained pair classifier (or `models.Pai
                   ) -> np.ndarray:
     "Logits (N, C) of `model` on a split, in its order, on the model's device with the config's bf16 choice."
     enc = split if isinstance(split, Encoded) else encode_split(split, load_tokenizer(cfg.model), cfg, "eval")
-    device = next(model.parameters()).device  # cfg.bf16 None: `core.autocast_policy` decides, as in `models.window_logits`
+    # cfg.bf16 None: `core.autocast_policy` decides, as in `models.window_logits`
+    device = next(model.parameters()).device
     return predict(model, enc, PairCollator(load_tokenizer(cfg.model)), cfg.eval_batch_size, device, cfg.bf16)
 
 # %% ../nbs/04a_training.ipynb #ecbd235f
@@ -536,20 +540,22 @@ def peak_memory_step(model_name: str, # model alias, hub id or folder (its pair 
     if cuda: torch.cuda.synchronize(device)
     return {"model": model_name, "batch": batch, "tokens": tokens, "dtype": dtype, "device": str(device),
             "peak_bytes": torch.cuda.max_memory_allocated(device) if cuda else None,
-            "max_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,  # Linux: KiB; the process's peak
+            # the process's peak resident set since it started (Linux reports KiB)
+            "max_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
             "seconds": time.perf_counter() - t0, "loss": float(loss)}
 
 # %% ../nbs/04a_training.ipynb #53180e7b
 @contextlib.contextmanager
 def deterministic_kernels():
-    "Deterministic torch kernels inside (cuBLAS workspace, `use_deterministic_algorithms`, cuDNN); the settings come back after."
+    "Deterministic torch kernels inside (cuBLAS workspace, `use_deterministic_algorithms`, cuDNN); restored after."
+    cudnn = torch.backends.cudnn
     env, was = os.environ.get("CUBLAS_WORKSPACE_CONFIG"), (torch.are_deterministic_algorithms_enabled(),
-                                                           torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark)
+                                                           cudnn.deterministic, cudnn.benchmark)
     os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")  # cuBLAS is repeatable only with a fixed workspace
-    torch.use_deterministic_algorithms(True); torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark = True, False
+    torch.use_deterministic_algorithms(True); cudnn.deterministic, cudnn.benchmark = True, False
     try: yield
     finally:
-        torch.use_deterministic_algorithms(was[0]); torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark = was[1:]
+        torch.use_deterministic_algorithms(was[0]); cudnn.deterministic, cudnn.benchmark = was[1:]
         if env is None: os.environ.pop("CUBLAS_WORKSPACE_CONFIG", None)
         else: os.environ["CUBLAS_WORKSPACE_CONFIG"] = env
 
