@@ -127,8 +127,9 @@ def folder_lock(folder: str | Path, # the folder this run writes
         except (OSError, ValueError): h = {}
         who = (f"pid {h.get('pid')} on {h.get('host')}, started {h.get('started')}: {' '.join(h.get('argv', []))}"
                if h else "a run that has not yet written its record")
-        if not wait: raise RunLocked(f"{folder} is in use by another run ({who}); wait for it (--wait) or stop it") from None
-        print(f"{folder} is in use by another run ({who}); waiting", file=sys.stderr, flush=True); lock.acquire()
+        msg = f"{folder} is in use by another run ({who})"
+        if not wait: raise RunLocked(f"{msg}; wait for it (--wait) or stop it") from None
+        print(f"{msg}; waiting", file=sys.stderr, flush=True); lock.acquire()
     try:
         with atomic_write(side) as f: json.dump({"pid": os.getpid(), "host": socket.gethostname(), "argv": sys.argv,
                                                  "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}, f)
@@ -294,7 +295,8 @@ def reproduce(jobs: list[str] | None = None, # job names (default: all of `regis
             with atomic_write(stamp) as f: json.dump({"key": key, "notebook": nb_name, "params": params,
                                                       "seconds": secs}, f, indent=2)
             rows.append({"job": job, "status": "ran", "seconds": secs, "output": str(runs / job)})
-        if collect_outputs: rows[-1]["collected"] = len(collect(runs / job, job, root, notebook=runs / f"{job}.ipynb", wait=wait))
+        if collect_outputs: rows[-1]["collected"] = len(collect(runs / job, job, root, notebook=runs / f"{job}.ipynb",
+                                                               wait=wait))
     summary = pd.DataFrame(rows)
     with atomic_write(runs / "reproduce.json") as f:
         json.dump({"profile": profile, "machine": machine_info(), "jobs": rows}, f, indent=2)
@@ -473,7 +475,8 @@ def reproduce_cli(argv=None):
                     help="rerun into runs/verify/ and compare with the committed tables: "
                     "exit 1 if a claim's verdict or a data-only number changes")
     ap.add_argument("--wait", action="store_true",
-                    help="another run holds runs/<profile>/ or a job's tables: wait for it (default: exit 75, naming it)")
+                    help="another run holds runs/<profile>/ or a job's tables: wait for it "
+                    "(default: exit 75, naming it)")
     a = ap.parse_args(argv)
     if a.address and a.executor != "dask": ap.error("--address is for --executor dask")
     if a.verify:

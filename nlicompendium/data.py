@@ -15,8 +15,8 @@ from datasets import ClassLabel, Dataset, DatasetDict, Features, Sequence as HFS
 
 from .core import atomic_write, NLIDataError
 from .contract import (DataFileNotFound, LoadReport, check_pairs, finish_load, map_labels, optional_file,
-                                   read_json_records, read_table, read_utf8, require_fields, resolve_file, resolve_gzipped,
-                                   to_dataset)
+                                   read_json_records, read_table, read_utf8, require_fields, resolve_file,
+                                   resolve_gzipped, to_dataset)
 
 log = logging.getLogger(__name__)
 

@@ -241,7 +241,7 @@ def cached_call(folder: str | os.PathLike, # cache folder of this kind of unit
                 write: Callable | None = None, # (result, folder) -> None, writing atomically; None: result.pkl
                 read: Callable | None = None, # folder -> result, the inverse of `write`
                ) -> tuple[Any, dict]:
-    "Call `fn` unless its cache folder holds a finished, undamaged result; returns (result, record of what computed it)."
+    "Call `fn` unless its cache folder holds a finished, undamaged result; returns (result, its record)."
     import json, time, warnings
     from nlicompendium.core import atomic_write, git_info
     d = cache_dir_for(folder, dict(params), dict(code) if code else None); done = d / "done.json"
