@@ -291,7 +291,7 @@ class Claim:
     level: str = ""  # the paper's values for the systems compared, 'paper 0.59 vs 0.56'; the ledger adds ours
     control: bool = False  # a control the paper did not run: counted apart from the paper's claims
     needs: tuple = ()  # the systems its verdict rests on (`Claims.system`); (): A and B
-    paper_test: tuple = ()  # the paper's own test, (test, runs of A, runs of B, stated p): ('mann-whitney', 5, 5, 0.001)
+    paper_test: tuple = ()  # the paper's test, (test, runs of A, runs of B, stated p): ('mann-whitney', 5, 5, 0.001)
     def __post_init__(self):
         if self.expect not in EXPECTATIONS + ("holds",): raise ValueError(f"claim {self.key!r}: expect must be one of "
                                                                          f"{EXPECTATIONS + ('holds',)}")
@@ -316,7 +316,7 @@ def _normalise(s: str) -> str:
 def quote_in_paper(quote: str, # the claim's quote; '...' (or '\u2026') marks an elision
                    paper_text: str, # the paper's plain text
                   ) -> bool:
-    "Whether `quote` stands in `paper_text`, its elided parts in order, up to case, white space, hyphenation and quotes."
+    "Whether `quote` stands in `paper_text`, elided parts in order, up to case, white space, hyphenation and quotes."
     text, at = _normalise(paper_text), 0
     parts = [_normalise(p) for p in re.split(r"\.\.\.|\u2026", quote)]
     if not any(parts): return False
@@ -337,7 +337,8 @@ def seeds_for_power(a: Sequence[float], # A's score per seed
     from statsmodels.stats.power import TTestIndPower, TTestPower
     a = np.asarray(a, float)
     if np.ndim(b) == 0 or paired:
-        d = a - (b if np.ndim(b) == 0 else np.asarray(b, float)); diff, sd, solver = d.mean(), d.std(ddof=1), TTestPower()
+        d = a - (b if np.ndim(b) == 0 else np.asarray(b, float))
+        diff, sd, solver = d.mean(), d.std(ddof=1), TTestPower()
     else:
         b = np.asarray(b, float); diff, solver = a.mean() - b.mean(), TTestIndPower()
         sd = np.sqrt(((len(a) - 1) * a.var(ddof=1) + (len(b) - 1) * b.var(ddof=1)) / (len(a) + len(b) - 2))
@@ -368,9 +369,9 @@ def min_attainable_p(test: str, # 'mann-whitney', 'wilcoxon' or 'sign' (exact Mc
 
 # %% ../nbs/02b_claims.ipynb #fc61690f
 KINDS = ("paper's claim", "control")  # a control is a comparison the paper did not make, counted apart
-CLAIM_COLUMNS = ["paper", "key", "kind", "statement", "quote", "where", "setting", "paper's numbers", "level", "compared",
-                 "unit", "n", "test", "A", "B", "estimate (A - B)", "CI low", "CI high", "statistic", "p", "TOST p",
-                 "ASO eps_min (A over B)", "seeds for 80% power", "verdict", "reason", "computed by"]
+CLAIM_COLUMNS = ["paper", "key", "kind", "statement", "quote", "where", "setting", "paper's numbers", "level",
+                 "compared", "unit", "n", "test", "A", "B", "estimate (A - B)", "CI low", "CI high", "statistic", "p",
+                 "TOST p", "ASO eps_min (A over B)", "seeds for 80% power", "verdict", "reason", "computed by"]
 
 def _compared(c: Claim) -> str:
     rel = {"greater": ">", "less": "<", "equal": "=", "holds": "vs"}[c.expect]
@@ -425,7 +426,8 @@ class Claims:
 
     def _below_floor(self, c: Claim) -> str:
         "Why a system the claim rests on cannot carry a verdict ('' when every one can)."
-        bad = [(n, self.systems[n]) for n in (c.needs or (c.a, c.b)) if n in self.systems and not self.systems[n]["beats"]]
+        bad = [(n, self.systems[n]) for n in (c.needs or (c.a, c.b))
+               if n in self.systems and not self.systems[n]["beats"]]
         return "; ".join(f"{n} scores {s['score']:.4g} on {s['data']}, not above its {s['bar_name']} ({s['bar']:.4g}): "
                          "a system that does not beat it cannot carry a verdict" for n, s in bad)
 

@@ -434,8 +434,9 @@ def scorecard(root: str | Path | None = None, # project root (reads tables/*/cla
     ran = {p.parent.name for p in (root / "tables").glob("*/manifest.json")} & set(jobs or JOBS)
     old = sorted((set(stale) | ran) - set(allc.job))
     if old: parts.append(f"Committed runs that predate the claims ledger (no verdicts yet): {', '.join(old)}.\n")
-    power = lambda r: ("" if pd.isna(r["seeds for 80% power"]) else "no effect here: no number of seeds decides it"
-                       if np.isinf(r["seeds for 80% power"]) else f"80% power needs {r['seeds for 80% power']:g} seeds a side")
+    n80 = lambda r: r["seeds for 80% power"]
+    power = lambda r: ("" if pd.isna(n80(r)) else "no effect here: no number of seeds decides it" if np.isinf(n80(r))
+                       else f"80% power needs {n80(r):g} seeds a side")
     for title, sub in (("", allc[~ctl]), ("Controls the papers did not run", allc[ctl])):
         if title and len(sub): parts.append(f"# {title}\n\nNot the papers' claims; counted apart.\n")
         for paper, g in sub.groupby("paper", sort=False):
