@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 NLIC_DATA_DIR ?= $(abspath ../shared/data)
 export NLIC_DATA_DIR
 
-.PHONY: install main test lint nbtest pytest reproduce verify datasets finetune bench profile docs lab lock clean
+.PHONY: install main test lint nbtest pytest gpu-check reproduce verify datasets finetune bench profile docs lab lock clean
 PROFILE ?= cpu
 
 install: $(VENV)/.installed
@@ -29,7 +29,7 @@ main: install
 	$(BIN)/papermill --engine nlic --stderr-file /dev/stderr nbs/05_curriculum.ipynb runs/05_curriculum_ronli.ipynb -p dataset ronli
 
 test: install
-	$(MAKE) lint nbtest pytest
+	$(MAKE) lint nbtest pytest gpu-check
 
 # ruff's settings are in pyproject.toml (pyflakes and pycodestyle, 150 columns, the nbdev house style allowed)
 lint:
@@ -47,6 +47,11 @@ nbtest:
 # (one module or class each, `--dist loadscope`), so each paper notebook still executes once.
 pytest:
 	$(BIN)/pytest -q -n 2 --dist loadscope
+
+# Everything a lent GPU should be asked, as one command and one table (benchmarks/gpu_check.py, about 8 min on one H100).
+# Without CUDA (CI) it runs the same steps at smoke sizes on the CPU, says so, and leaves out the two notebook steps.
+gpu-check: install
+	$(BIN)/python benchmarks/gpu_check.py $(GPU_CHECK_ARGS)
 
 # Every paper notebook for a profile, into runs/<profile>/, collected into tables/ and figures/ (finished jobs are skipped).
 reproduce: install

@@ -1,0 +1,276 @@
+"""`make gpu-check`: everything a lent GPU should be asked, in one command and one table (issues 42 and 43).
+
+    python benchmarks/gpu_check.py                      # CUDA: every step at full size (about 8 min on one H100)
+    python benchmarks/gpu_check.py --steps mfu,memory   # some steps
+    python benchmarks/gpu_check.py --smoke              # no CUDA: the same steps at smoke sizes on the CPU (CI)
+
+A GPU machine here has no network, so every step needs only the working tree, its installed packages and, for the two
+study steps, the data folder (`--data-dir`, default `NLIC_DATA_DIR`). Models are built from their architectures'
+configurations with random weights (BERT-base, XLNet-base, GPT-2-medium, Llama-2-13B's shapes): speed, memory and
+placement depend on shapes, not on weights. Steps:
+
+- rehearsal: the five studies' `gpu` profile on stand-ins (tests/test_rehearsal.py, NLIC_REHEARSAL=1), on CUDA;
+- mfu: bf16 BERT-base-shaped fine-tuning at 128 tokens: FLOPs counted by `FlopCounterMode`, against the card's dense
+  bf16 peak (on the CPU: against this machine's measured fp32 GEMM rate, which is said);
+- memory: one training step per model at the gpu profile's batch and token sizes (`core.RUN_SIZES`), peak memory;
+- llm-map: where `device_map="auto"` would put Llama-2-13B's layers in bf16 on this card (empty weights);
+- repeat: two identical short fits, the largest logit difference, without and with deterministic kernels
+  (`training.repeat_fit_max_diff`);
+- reduce: a one-process process group on the device's backend (NCCL on CUDA), summing where `training.reduce_device`
+  says, and whether the old path (a CPU tensor) is refused;
+- cb-probe: CB's scalar-mix probe fine-tuned with its encoder on the device (`cb.finetune_probe`);
+- executor: one Dask worker per visible GPU (`executors.open_executor('dask')`), each reports its GPU;
+- ronli: RoNLI's main job (`nlic_reproduce --verify --jobs curriculum-ronli`, the cpu profile's MiniLM) on CUDA:
+  wall time, and whether every verdict equals the committed one.
+
+Without CUDA the rehearsal and ronli steps are not run: in CI the same notebooks already run at those profiles
+(tests/test_rehearsal.py, tests/test_papermill.py), and a notebook executes once per profile it tests. The table says so.
+Exit status: 0 when every step that ran passed.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parent.parent
+STEPS = ["rehearsal", "mfu", "memory", "llm-map", "repeat", "reduce", "cb-probe", "executor", "ronli"]
+# dense bf16 tensor-core peaks (no sparsity), from the vendors' data sheets; matched on torch.cuda.get_device_name
+PEAK_BF16 = [("H200", 989e12), ("H100 NVL", 835e12), ("H100 PCIe", 756e12), ("H100", 989e12), ("A100", 312e12),
+             ("L40S", 362e12), ("L4", 121e12), ("A10G", 70e12), ("A10", 125e12)]
+
+
+def sync(dev):
+    if dev.type == "cuda": torch.cuda.synchronize(dev)
+
+
+def timed(fn, dev, n):
+    "Seconds per call of `fn`, over n calls after one warm-up."
+    fn(); sync(dev); t = time.perf_counter()
+    for _ in range(n): fn()
+    sync(dev); return (time.perf_counter() - t) / n
+
+
+def gemm_rate(dev, dtype=torch.float32, n=2048):
+    "FLOP/s of one n x n matmul on `dev` (the CPU's stand-in for a peak)."
+    a, b = torch.randn(n, n, device=dev, dtype=dtype), torch.randn(n, n, device=dev, dtype=dtype)
+    return 2 * n ** 3 / timed(lambda: a @ b, dev, 5)
+
+
+def bert_config(smoke):
+    from transformers import BertConfig
+    if smoke: return BertConfig(hidden_size=128, num_hidden_layers=2, num_attention_heads=2, intermediate_size=512,
+                                num_labels=3)
+    return BertConfig(num_labels=3)  # BERT-base: 12 layers, 768 wide, 12 heads, 3,072 inner, 30,522 word pieces
+
+
+def train_step(model, dev, batch, tokens, bf16):
+    "One fine-tuning step (forward, backward, AdamW) as a closure, on random word pieces."
+    opt = torch.optim.AdamW(model.parameters(), lr=2e-5, fused=dev.type == "cuda")
+    x = torch.randint(5, 1000, (batch, tokens), device=dev); y = torch.randint(0, 2, (batch,), device=dev)
+    def step():
+        with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=bf16):
+            loss = model(input_ids=x, labels=y).loss
+        loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)
+    return step
+
+
+def step_mfu(dev, smoke):
+    from torch.utils.flop_counter import FlopCounterMode
+    from transformers import BertForSequenceClassification
+    from nlicompendium.core import bf16_supported
+    bf16 = bf16_supported(dev); batch = 8 if smoke else 32
+    model = BertForSequenceClassification(bert_config(smoke)).to(dev)
+    step = train_step(model, dev, batch, 128, bf16)
+    with FlopCounterMode(display=False) as fc: step()
+    flops = fc.get_total_flops(); s = timed(step, dev, 2 if smoke else 20)
+    if dev.type == "cuda":
+        name = torch.cuda.get_device_name(dev)
+        peak = next((p for k, p in PEAK_BF16 if k in name), None)
+        against = f"{name}'s dense bf16 peak {peak / 1e12:.0f} TFLOP/s" if peak else f"{name}: peak unknown"
+    else:
+        peak = gemm_rate(dev); against = f"this CPU's measured fp32 GEMM rate {peak / 1e9:.0f} GFLOP/s (no bf16 peak)"
+    mfu = flops / s / peak if peak else float("nan")
+    return True, (f"{'tiny BERT (smoke)' if smoke else 'BERT-base'}, batch {batch} x 128 tokens, "
+                  f"{'bf16' if bf16 else 'fp32'}: {flops / 1e9:.1f} GFLOP a step (matmuls, FlopCounterMode), "
+                  f"{s * 1e3:.1f} ms, MFU {mfu:.1%} of {against}")
+
+
+def memory_models(smoke):
+    "(name, model builder, batch, tokens): the gpu profile's sizes from `core.RUN_SIZES`."
+    from transformers import GPT2Config, GPT2ForSequenceClassification, XLNetConfig, XLNetForSequenceClassification
+    from transformers import BertForSequenceClassification
+    from nlicompendium.core import run_sizes
+    sz = lambda study, part: (lambda d: (d["batch_size"], d["max_length"]))(run_sizes(study, part, "gpu"))
+    if smoke:
+        return [("tiny BERT (smoke)", lambda: BertForSequenceClassification(bert_config(True)), 4, 64)]
+    return [("BERT-base (TaxiNLI)", lambda: BertForSequenceClassification(bert_config(False)), *sz("taxinli", "BERT")),
+            ("XLNet-base (MSciNLI)", lambda: XLNetForSequenceClassification(XLNetConfig(num_labels=4)),
+             *sz("mscinli", "PLMs")),
+            # RoNLI Table 5's RoGPT2-medium row, at the frozen configuration's batch and tokens it inherits
+            ("GPT-2-medium (RoGPT2)", lambda: GPT2ForSequenceClassification(
+                GPT2Config(n_embd=1024, n_layer=24, n_head=16, num_labels=4, pad_token_id=0)),
+             *sz("curriculum", "frozen head")[:1], 512)]
+
+
+def step_memory(dev, smoke):
+    from nlicompendium.core import bf16_supported
+    out, ok = [], True
+    for name, build, batch, tokens in memory_models(smoke):
+        if dev.type == "cuda": torch.cuda.empty_cache(); torch.cuda.reset_peak_memory_stats(dev)
+        try:
+            model = build().to(dev); train_step(model, dev, batch, tokens, bf16_supported(dev))(); sync(dev)
+            peak = (f"{torch.cuda.max_memory_allocated(dev) / 2**30:.1f} GiB peak" if dev.type == "cuda"
+                    else "ran (peak memory is measured on CUDA only)")
+        except torch.OutOfMemoryError as e:
+            ok, peak = False, f"out of memory: {str(e).splitlines()[0][:80]}"
+        out.append(f"{name} {batch} x {tokens}: {peak}"); del build
+    return ok, "; ".join(out)
+
+
+def step_llm_map(dev, smoke):
+    from accelerate import infer_auto_device_map, init_empty_weights
+    from transformers import AutoModelForCausalLM, LlamaConfig
+    cfg = (LlamaConfig(hidden_size=256, intermediate_size=688, num_hidden_layers=4, num_attention_heads=4) if smoke else
+           LlamaConfig(hidden_size=5120, intermediate_size=13824, num_hidden_layers=40, num_attention_heads=40))
+    with init_empty_weights(): model = AutoModelForCausalLM.from_config(cfg, torch_dtype=torch.bfloat16)
+    free = torch.cuda.mem_get_info(dev)[0] if dev.type == "cuda" else 2 * 2**30
+    where = infer_auto_device_map(model, max_memory={0: int(free * 0.9), "cpu": 200 * 2**30},
+                                  no_split_module_classes=["LlamaDecoderLayer"], dtype=torch.bfloat16)
+    places = {}
+    for k, v in where.items(): places.setdefault(str(v), []).append(k)
+    offloaded = [k for k in places if k in ("cpu", "disk")]
+    said = ", ".join(f"{k}: {len(v)} modules" for k, v in places.items())
+    name = "Llama-2-13B shapes" if not smoke else "a 4-layer Llama (smoke)"
+    return not offloaded or smoke, (f"{name}, bf16, {free / 2**30:.0f} GiB free on "
+                                    f"{'GPU 0' if dev.type == 'cuda' else 'a pretend 2 GiB card'}: {said}"
+                                    + (f"; OFFLOADED to {offloaded}" if offloaded else ""))
+
+
+def step_repeat(dev, smoke):
+    from nlicompendium.contract import toy_pairs
+    from nlicompendium.training import TrainConfig, repeat_fit_max_diff
+    model = "tiny" if smoke else "embedded"  # all-MiniLM-L6-v2 (in the working tree's venv): sdpa, index_add_ on CUDA
+    cfg = TrainConfig(model=model, epochs=1, batch_size=8 if smoke else 32, max_length=32 if smoke else 128,
+                      warmup_ratio=0.0, progress=False)
+    train = toy_pairs(32 if smoke else 512, 0)
+    d = {det: repeat_fit_max_diff(train, cfg, deterministic=det) for det in (False, True)}
+    return d[True] == 0.0, (f"two identical fits of {model} ({len(train)} pairs, `training.repeat_fit_max_diff`): "
+                            f"max |logit diff| {d[False]:.2e} by default, {d[True]:.2e} under `deterministic_kernels`")
+
+
+def step_reduce(dev, smoke):
+    "A one-process group on the device's own backend; epoch sums go where `training.reduce_device` says (NCCL: the GPU)."
+    import numpy as np
+    import torch.distributed as dist
+    from nlicompendium.training import reduce_device
+    backend = "nccl" if dev.type == "cuda" else "gloo"
+    with socket_port() as port:
+        dist.init_process_group(backend, init_method=f"tcp://127.0.0.1:{port}", rank=0, world_size=1)
+    try:
+        arr = np.arange(6, dtype=np.float32).reshape(2, 3)
+        t = torch.from_numpy(arr.copy()).to(reduce_device(dist.get_backend(), dev)); dist.all_reduce(t)
+        ok = np.array_equal(t.cpu().numpy(), arr)
+        try: dist.all_reduce(torch.from_numpy(arr.copy())); cpu_said = "a CPU tensor is accepted too"
+        except Exception as e: cpu_said = f"a CPU tensor (the old path) is refused: {type(e).__name__}"  # noqa: BLE001
+    finally: dist.destroy_process_group()
+    return ok, f"one process, backend {backend}: summed on {t.device}, equal: {ok}; {cpu_said}"
+
+
+@contextlib.contextmanager
+def socket_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]
+    yield port
+
+
+def step_cb_probe(dev, smoke):
+    "CB's fine-tuned probe (Fig. 2) with its encoder on the device: `cb.finetune_probe`, layers 1..2."
+    from nlicompendium.cb import finetune_probe
+    from nlicompendium.models import load_pair_classifier, load_tokenizer
+    name = "tiny" if smoke else "embedded"
+    enc = load_pair_classifier(name, 3, seed=0).to(dev).base_model; tok = load_tokenizer(name)
+    p, h = ["a man is here", "the cat sleeps", "it rains", "she left"] * 4, ["a person is here", "a dog barks",
+                                                                                "it is dry", "she stayed"] * 4
+    pred, w = finetune_probe(enc, tok, p, h, [0, 1, 2, 1] * 4, p, h, k=2, num_classes=3, epochs=1, max_length=32)
+    ok = len(pred) == len(p) and set(pred.tolist()) <= {0, 1, 2} and next(enc.parameters()).device.type == dev.type
+    return ok, f"{name} encoder on {dev}: probe trained on its device, {len(pred)} predictions, mixing weights {w.round(2)}"
+
+
+def step_executor(dev, smoke):
+    from nlicompendium.executors import gpu_count, open_executor, run_units
+    def where():
+        import os as _os, torch as _t
+        return (_os.environ.get("CUDA_VISIBLE_DEVICES", "unset"),
+                _t.cuda.get_device_name(0) if _t.cuda.is_available() else "cpu")
+    g = gpu_count(); n = g or 2
+    with open_executor("dask", workers=n) as ex:
+        got = run_units(ex, {i: where for i in range(n)}, progress=False)
+    masks = sorted({m for m, _ in got.values()})
+    ok = len(masks) == g if g else True
+    return ok, f"{g} GPU(s) visible, {n} workers: masks {masks}, devices {sorted({d for _, d in got.values()})}"
+
+
+def step_ronli(dev, smoke, data_dir):
+    t = time.perf_counter()
+    r = subprocess.run([str(Path(sys.executable).parent / "nlic_reproduce"), "--profile", "cpu", "--verify", "--jobs",
+                        "curriculum-ronli"] + (["--data-dir", str(data_dir)] if data_dir else []),
+                       cwd=ROOT, capture_output=True, text=True)
+    secs = time.perf_counter() - t
+    tail = (r.stdout + r.stderr).strip().splitlines()[-1:] or [""]
+    return r.returncode == 0, f"{secs / 60:.1f} min wall; verdicts equal to the committed: {r.returncode == 0}; {tail[0][:90]}"
+
+
+def step_rehearsal(dev, smoke):
+    xml = ROOT / "runs" / "gpu_check_rehearsal.xml"; xml.parent.mkdir(exist_ok=True)
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_rehearsal.py",
+                        f"--junitxml={xml}"], cwd=ROOT, capture_output=True, text=True)
+    import xml.etree.ElementTree as ET
+    cases = ET.parse(xml).getroot().iter("testcase")
+    res = {c.get("name").split("_")[1]: not any(x.tag in ("failure", "error") for x in c) for c in cases}
+    return r.returncode == 0, ", ".join(f"{k}: {'pass' if v else 'FAIL'}" for k, v in res.items())
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", default=",".join(STEPS), help=f"comma-separated, of {STEPS}")
+    ap.add_argument("--smoke", action="store_true", help="small sizes (implied without CUDA)")
+    ap.add_argument("--data-dir", default=os.environ.get("NLIC_DATA_DIR"))
+    ap.add_argument("--json", type=Path, default=None, help="also write the rows here")
+    a = ap.parse_args(argv)
+    cuda = torch.cuda.is_available(); dev = torch.device("cuda" if cuda else "cpu"); smoke = a.smoke or not cuda
+    steps = [s.strip() for s in a.steps.split(",") if s.strip()]
+    bad = [s for s in steps if s not in STEPS]
+    if bad: ap.error(f"unknown steps {bad}; choose from {STEPS}")
+    print(f"device: {torch.cuda.get_device_name(dev) if cuda else 'CPU (no CUDA): smoke sizes'}; torch {torch.__version__}"
+          f"{'; CUDA ' + str(torch.version.cuda) if cuda else ''}", flush=True)
+    rows = []
+    for s in steps:
+        t = time.perf_counter()
+        if s in ("rehearsal", "ronli") and not cuda:
+            ok, said = None, "not run without CUDA: CI runs these notebooks at these profiles (tests/)"
+        else:
+            try:
+                ok, said = (step_ronli(dev, smoke, a.data_dir) if s == "ronli" else globals()[
+                    "step_" + s.replace("-", "_")](dev, smoke))
+            except Exception as e:  # noqa: BLE001 (a failed step is a row of the table, not the end of the check)
+                ok, said = False, f"{type(e).__name__}: {str(e).splitlines()[0][:150] if str(e) else ''}"
+        rows.append({"step": s, "result": {True: "pass", False: "FAIL", None: "skipped"}[ok],
+                     "seconds": round(time.perf_counter() - t, 1), "what it showed": said})
+        print(f"{s}: {rows[-1]['result']} ({rows[-1]['seconds']} s) {said}", flush=True)
+    import pandas as pd
+    print(); print(pd.DataFrame(rows).to_markdown(index=False))
+    if a.json: a.json.write_text(json.dumps({"device": str(dev), "smoke": smoke, "rows": rows}, indent=2))
+    return 1 if any(r["result"] == "FAIL" for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
