@@ -414,9 +414,11 @@ def checkpoint_pooling(name: str, # model alias, hub id or folder
 
 def _last_pooled(enc, tok, texts, max_length, batch_size):
     "Final-layer [CLS] and mean vectors of `texts`, from one forward pass per batch: {pooling: (N, hidden)}."
+    from tqdm.auto import tqdm
     out = {p: [] for p in SENTENCE_POOLINGS}
-    with torch.inference_mode():
-        for i in range(0, len(texts), batch_size):
+    with torch.inference_mode():  # a bar in the notebook and, through papermill's engine (00b_progress), in the log
+        for i in tqdm(range(0, len(texts), batch_size), desc=f"encoding {len(texts):,} sentences", unit="batch",
+                      disable=len(texts) <= batch_size):
             b = tok(list(texts[i:i + batch_size]), padding=True, truncation=True, max_length=max_length,
                     return_tensors="pt")
             h = enc(**b.to(next(enc.parameters()).device)).last_hidden_state
