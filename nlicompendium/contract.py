@@ -80,7 +80,8 @@ def data_missing(path: str | Path, # the file or folder that is not here
                 ) -> str:
     "The message for a check skipped for want of `path`; under `NLIC_REQUIRE_DATA=1`, a `FileNotFoundError` naming it."
     msg = f"{path} is not here: {skipped}"
-    if os.environ.get(REQUIRE_DATA_ENV) == "1": raise FileNotFoundError(f"{msg} ({REQUIRE_DATA_ENV}=1: missing data fails)")
+    if os.environ.get(REQUIRE_DATA_ENV) == "1":
+        raise FileNotFoundError(f"{msg} ({REQUIRE_DATA_ENV}=1: missing data fails)")
     return msg
 
 # %% ../nbs/01_contract.ipynb #7d1f0a2c
