@@ -1,0 +1,79 @@
+"""benchmarks/reproduce_budget.py's floors: its FLOP counts against hand computations, and its workload declarations
+against sizes stated independently (benchmarks/README.md, the notebooks)."""
+import importlib.util
+
+import numpy as np
+import pytest
+import torch
+
+from conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def rb():
+    spec = importlib.util.spec_from_file_location("reproduce_budget", ROOT / "benchmarks" / "reproduce_budget.py")
+    mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
+    return mod
+
+
+def tiny_bert(layers=2, hidden=64, heads=4, inter=128, labels=3):
+    from transformers import BertConfig, BertForSequenceClassification
+    torch.manual_seed(0)
+    cfg = BertConfig(vocab_size=30522, hidden_size=hidden, num_hidden_layers=layers, num_attention_heads=heads,
+                     intermediate_size=inter, num_labels=labels, attn_implementation="eager")
+    return BertForSequenceClassification(cfg)
+
+
+def hand_forward(n, layers=2, h=64, inter=128, labels=3):
+    "Matmul FLOPs of one sequence of n tokens through BERT, by hand: 2 per multiply-add."
+    dense = 2 * n * (4 * h * h + 2 * h * inter)  # q, k, v, o and the two feed-forward layers
+    attention = 2 * 2 * n * n * h  # scores q k^T and the weighted sum of v, over all heads together
+    return layers * (dense + attention) + 2 * h * h + 2 * h * labels  # pooler, classifier (on [CLS] only)
+
+
+def test_training_step_flops(rb):
+    "One training step counted by FlopCounterMode = 3 x the hand-computed forward (forward, input and weight gradients:"
+    " every matmul's inputs need gradients, the embeddings being trained), to 0.1%."
+    m = tiny_bert()
+    for n in (8, 40):
+        assert rb.seq_flops(m, n, rb.TRAIN, batch=2) == pytest.approx(3 * hand_forward(n), rel=1e-3)
+        assert rb.seq_flops(m.eval(), n, rb.FORWARD, batch=2) == pytest.approx(hand_forward(n), rel=1e-3)
+        m.train()
+
+
+def test_quadratic_extrapolates(rb):
+    "The fit c + a n + b n^2 from three counted lengths predicts the count at a fourth length, and its n^2 term is the"
+    " attention's by hand (2 products x 2 FLOPs x hidden x layers, x 3 for training)."
+    m = tiny_bert()
+    c, a, b = rb.quadratic(m, rb.TRAIN, ns=(4, 16, 32))
+    assert b == pytest.approx(3 * 2 * 2 * 64 * 2, rel=1e-6)
+    assert c + a * 100 + b * 100 ** 2 == pytest.approx(rb.seq_flops(m, 100, rb.TRAIN), rel=1e-6)
+
+
+def test_lstm_and_head_flops(rb):
+    "The BiLSTM's hand count (2 directions x 4 gates x 300 x (384 + 300) multiply-adds a token) and the RoNLI head's"
+    " step (README, head_step.py: 203 MFLOP at batch 256 for 2 x 384 -> 256 -> 4)."
+    assert rb.lstm_flops_per_token(rb.FORWARD) == 2 * 2 * 4 * 300 * (384 + 300)
+    assert rb.head_flops(768, 4, rb.TRAIN) * 256 == pytest.approx(203e6, rel=0.01)
+
+
+def test_gemm_rate_positive(rb):
+    "The measured rate is a finite, positive GFLOP/s below any 2-core CPU's fp32 peak (about 5 TFLOP/s with AMX off)."
+    r = rb.gemm_rate("head", reps=1, runs=1)
+    assert 0.1 < r < 5000
+
+
+def test_workloads_match_stated_sizes(rb, real_data, monkeypatch):
+    "The declarations against sizes stated elsewhere: RoNLI's 11,788 distinct sentences (README, make main), TaxiNLI's"
+    " 2,128 training pairs (README, nb 12), 12 variants x 20 claim seeds of heads (nb 05), and CB's MNLI stage cached."
+    monkeypatch.setattr(rb, "DATA_DIR", str(real_data))
+    w = rb.workloads(ROOT)
+    assert set(w) == set(__import__("nlicompendium.cli", fromlist=["JOBS"]).JOBS)
+    enc = [p for p in w["curriculum-ronli"] if p.model == "frozen"]
+    assert len(enc) == 1 and len(enc[0].lengths) == 11788 and enc[0].lengths.max() <= 512
+    heads = [p for p in w["curriculum-ronli"] if p.cell == 17 and p.mode == rb.TRAIN]
+    assert len(heads) == 12 and all(p.units == 20 for p in heads)
+    tx = [p for p in w["taxinli"] if p.mode == rb.TRAIN]
+    assert len(tx[0].lengths) == 2128 and tx[0].units == 2 * 5 and tx[0].lengths.max() <= 96
+    assert [p.cached for p in w["cb"] if p.what.startswith("MNLI stage")] == [True]
+    assert np.isclose(sum(p.layers for p in w["cb"] if "probe fine-tuning" in p.what), 21 / 6)
