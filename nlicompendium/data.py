@@ -397,10 +397,12 @@ def _cb_items(path, rep):
                                               row=i) from None
         try: lab = cb_recast_label(resp)
         except ValueError as e: raise NLIDataError(path, str(e), row=i) from None
+        try: mean = float(r.Mean)
+        except ValueError: raise NLIDataError(path, f"Mean {r.Mean!r} is not a number", row=i) from None
         rows.append(dict(id=r.uID, premise=f"{r.Context} {r.Target}".strip(), hypothesis=r.Prompt, label=lab,
                          responses=resp,
                          verb=r.Verb, embedding=r.Embedding, factive=r.factive == "yes", genre=r.genre,
-                         mean=float(r.Mean), target=r.Target))
+                         mean=mean, target=r.Target))
     out = pd.DataFrame(rows)
     # header repeats 'Embedding'
     out["embedding_main"] = df["Embedding.1"] if "Embedding.1" in df.columns else df["Embedding"]
