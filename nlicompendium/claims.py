@@ -15,10 +15,10 @@ from .stats import StatResult, mann_whitney, paired_t, mcnemar, cochrans_q, conf
 
 # %% auto #0
 __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'SEED_TESTS', 'EXAMPLE_TESTS', 'UNITS', 'NOT_QUOTED', 'NOT_DECLARED', 'SETTINGS',
-           'KINDS', 'CLAIM_COLUMNS', 'verdict', 'Evidence', 'aso_eps', 'sign_settled', 'over_seeds', 'one_seed_out',
-           'seed_example_bootstrap', 'pooled_mcnemar', 'over_examples', 'Claim', 'quote_in_paper', 'seeds_for_power',
-           'min_attainable_p', 'Claims', 'verdict_counts', 'upgrade_claims', 'count_table', 'verdict_figure',
-           'write_claims']
+           'KINDS', 'CLAIM_COLUMNS', 'CONCLUSION_ORDER', 'verdict', 'Evidence', 'aso_eps', 'sign_settled', 'over_seeds',
+           'one_seed_out', 'seed_example_bootstrap', 'pooled_mcnemar', 'over_examples', 'Claim', 'quote_in_paper',
+           'seeds_for_power', 'min_attainable_p', 'Claims', 'by_conclusion', 'verdict_counts', 'upgrade_claims',
+           'count_table', 'verdict_figure', 'write_claims']
 
 # %% ../nbs/02b_claims.ipynb #4347f4f6
 ALPHA = 0.05  # the significance level of every verdict
@@ -292,7 +292,9 @@ class Claim:
     control: bool = False  # a control the paper did not run: counted apart from the paper's claims
     needs: tuple = ()  # the systems its verdict rests on (`Claims.system`); (): A and B
     paper_test: tuple = ()  # the paper's test, (test, runs of A, runs of B, stated p): ('mann-whitney', 5, 5, 0.001)
+    conclusion: str = ""  # the paper's conclusion this row tests ('': its key); rows that share one count once
     def __post_init__(self):
+        self.conclusion = self.conclusion or self.key
         if self.expect not in EXPECTATIONS + ("holds",): raise ValueError(f"claim {self.key!r}: expect must be one of "
                                                                          f"{EXPECTATIONS + ('holds',)}")
         if self.unit not in UNITS: raise ValueError(f"claim {self.key!r}: unit must be one of {UNITS}")
@@ -369,9 +371,9 @@ def min_attainable_p(test: str, # 'mann-whitney', 'wilcoxon' or 'sign' (exact Mc
 
 # %% ../nbs/02b_claims.ipynb #fc61690f
 KINDS = ("paper's claim", "control")  # a control is a comparison the paper did not make, counted apart
-CLAIM_COLUMNS = ["paper", "key", "kind", "statement", "quote", "where", "setting", "paper's numbers", "level",
-                 "compared", "unit", "n", "test", "A", "B", "estimate (A - B)", "CI low", "CI high", "statistic", "p",
-                 "TOST p", "ASO eps_min (A over B)", "seeds for 80% power", "verdict", "reason", "computed by"]
+CLAIM_COLUMNS = ["paper", "key", "conclusion", "kind", "statement", "quote", "where", "setting", "paper's numbers", "level",
+                 "compared", "unit", "n", "test", "A", "B", "estimate (A - B)", "CI low", "CI high", "statistic",
+                 "p", "TOST p", "ASO eps_min (A over B)", "seeds for 80% power", "verdict", "reason", "computed by"]
 
 def _compared(c: Claim) -> str:
     rel = {"greater": ">", "less": "<", "equal": "=", "holds": "vs"}[c.expect]
@@ -410,7 +412,7 @@ class Claims:
         low = self._below_floor(c) if verdict_ != "not testable here" else ""
         if low: verdict_ = "not comparable here"
         row = dict.fromkeys(CLAIM_COLUMNS, np.nan)
-        row |= {"paper": self.paper, "key": c.key, "kind": KINDS[c.control], "statement": c.statement,
+        row |= {"paper": self.paper, "key": c.key, "conclusion": c.conclusion, "kind": KINDS[c.control], "statement": c.statement,
                 "quote": c.quote, "where": c.where, "setting": c.setting, "paper's numbers": c.paper_numbers,
                 "level": c.level, "compared": _compared(c), "unit": c.unit, "verdict": verdict_,
                 "reason": "; ".join(r for r in (low, reason, _paper_test_note(c)) if r),
@@ -554,6 +556,20 @@ def statistic(self: Claims,
     v = verdict(c.expect, ev.estimate, ev.p, p_equivalent if c.margin is not None else None, c.margin)
     return self._add(c, v, _no_margin(c), ev, computed_by)
 
+# %% ../nbs/02b_claims.ipynb #c0c1d2e4
+# a conclusion's verdict is its weakest part's, in this order (supported only if every part is)
+CONCLUSION_ORDER = ("contradicted", "opposite direction, inconclusive", "inconclusive (tie)",
+                    "same direction, inconclusive", "not comparable here", "not testable here", "supported")
+
+def by_conclusion(table: pd.DataFrame, # a claims table in today's columns (`upgrade_claims`)
+                 ) -> pd.DataFrame:
+    "One row per kind, paper, setting and conclusion, with its weakest part's verdict and how many rows it has."
+    rank = {v: i for i, v in enumerate(CONCLUSION_ORDER)}
+    g = table.assign(_r=table["verdict"].map(rank)).groupby(["kind", "paper", "setting", "conclusion"], sort=False)
+    out = g.agg(_r=("_r", "min"), rows=("verdict", "size")).reset_index()
+    return out.assign(verdict=[CONCLUSION_ORDER[r] for r in out.pop("_r")])
+
+
 # %% ../nbs/02b_claims.ipynb #e587ea7a
 def verdict_counts(table: pd.DataFrame, # a claims table (CLAIM_COLUMNS)
                   ) -> str:
@@ -570,15 +586,17 @@ def upgrade_claims(table: pd.DataFrame, # a claims table, perhaps written before
     if "kind" not in t:  # before the kind column, a control said so in its statement
         ctl = t["statement"].astype(str).str.contains("a control the paper did not run", regex=False)
         t["kind"] = np.where(ctl, "control", "paper's claim")
+    if "conclusion" not in t: t["conclusion"] = t["key"]  # before conclusions, each row was its own
     for col, fill in (("quote", NOT_QUOTED), ("setting", NOT_DECLARED), ("level", ""), ("seeds for 80% power", np.nan)):
         if col not in t: t[col] = fill
     return t[[c for c in CLAIM_COLUMNS if c in t] + [c for c in t.columns if c not in CLAIM_COLUMNS]]
 
 def count_table(table: pd.DataFrame, # one or more claims tables, concatenated
                ) -> pd.DataFrame:
-    "Verdicts counted per kind (the papers' claims, then controls), paper and setting: a column per verdict."
+    "Conclusions counted per kind (the papers' claims, then controls), paper and setting: a column per verdict."
     t = upgrade_claims(table)
     verdict_counts(t)  # unknown verdicts fail here
+    t = by_conclusion(t)  # each conclusion once, however many tests it has
     n = t.groupby(["kind", "paper", "setting"], sort=False)["verdict"].value_counts().unstack(fill_value=0)
     n = n.reindex(columns=[v for v in VERDICTS if v in n.columns])
     n.insert(0, "claims", n.sum(axis=1))
