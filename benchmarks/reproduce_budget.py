@@ -360,14 +360,17 @@ def rate_kind(p: Part) -> str:
     return p.model
 
 
-def gemm_rate(kind: str, reps: int = 5, runs: int = 5) -> float:
-    "Measured fp32 GFLOP/s of `kind`'s matmuls (torch.bmm, forward and both backward products), median of `runs`."
+def gemm_rate(kind: str, reps: int | None = None, runs: int = 5, seconds: float = 0.2) -> float:
+    "Measured fp32 GFLOP/s of `kind`'s matmuls (torch.bmm, forward and both backward products), median of `runs`,"
+    " each of `reps` repeats (None: as many as take about `seconds`)."
     mats, (shapes, backward) = [], SHAPES[kind]
     for b, m, k, n in shapes:
         for (p, q, r) in ((m, k, n), (m, n, k), (k, m, n))[:3 if backward else 1]:  # y = x w; dx = dy w^T; dw = x^T dy
             mats.append((torch.randn(b, p, q), torch.randn(b, q, r)))
-    flops = sum(2 * a.shape[0] * a.shape[1] * a.shape[2] * w.shape[2] for a, w in mats) * reps
+    t = time.perf_counter()
     for a, w in mats: torch.bmm(a, w)
+    reps = reps or max(1, int(seconds / max(time.perf_counter() - t, 1e-6)))
+    flops = sum(2 * a.shape[0] * a.shape[1] * a.shape[2] * w.shape[2] for a, w in mats) * reps
     times = []
     for _ in range(runs):
         t = time.perf_counter()
@@ -394,6 +397,28 @@ LEVERS = {  # job -> the lever, from its costliest cells (cell_times.csv) agains
 }
 
 
+CELL_WHAT = {  # (job, cell) -> what the costly cell does (read in the committed notebook)
+    **{(j, c): w for j in ("curriculum-ronli", "curriculum-ronli-official", "curriculum-scinli") for c, w in {
+        17: "every variant's heads on the frozen vectors, 20 seeds each (the first 5 fill Tables 4-5)",
+        16: "RoNLI's CBOW baselines: fastText vectors trained per seed (gensim), an SVM and a softmax",
+        21: "the pooling comparison: every variant's heads on [CLS] vectors, 5 seeds",
+        23: "the learning-rate confound test: 2 variants at their other rate, 20 seeds",
+        25: "the claims ledger: each claim over every seed, ASO's bootstrap, the one-seed-out tests",
+        7: "loads the tokenizer; the sentence vectors read back from the feature store",
+        12: "Table 12: agreement by cartography region"}.items()},
+    ("taxinli", 28): "fine-tunes MiniLM on 2,128 pairs, 5 seeds x 2 epochs; predicts the 7,727 MNLI-dev pairs a seed",
+    ("taxinli", 38): "Fig. 7: every layer's states of 1,500 test pairs, then a t-SNE a layer (scikit-learn)",
+    ("cb", 47): "Table 4: CB only and MNLI then CB, 5 seeds (the MNLI stage read back); CB test, MNLI dev predictions",
+    ("cb", 56): "Fig. 2: 12 probe fine-tunings of the first k = 1..6 layers x 2 features, 1 seed; frozen probes",
+    ("cb", 58): "the McNemar and seed-level tests (scipy)",
+    ("mscinli", 48): "Table 7: 5 cartography subsets x 5 seeds of MiniLM fine-tuning, each scored on 4,000 test pairs",
+    ("mscinli", 42): "Tables 3-4: MiniLM fine-tuned, 5 seeds, and the BiLSTM, 5 seeds",
+    ("mscinli", 50): "Table 8's stand-in: 5 MNLI genres x 1 seed, each model scored on every genre",
+    ("mscinli", 56): "the claims ledger",
+    ("codemixed", 44): "HingLID: the language tagger's training and scoring",
+}
+
+
 def floor_table(root: Path, jobs: pd.DataFrame, rates: dict, fl: Flops, top: int = 4):
     "Per job: measured seconds, floor seconds, x floor; per costly cell the same; and every part's FLOPs."
     rows, cell_rows, part_rows, by_job = [], [], [], jobs.set_index("job")
@@ -417,7 +442,8 @@ def floor_table(root: Path, jobs: pd.DataFrame, rates: dict, fl: Flops, top: int
                 cell_rows.append({"job": job, "cell": int(r.cell), "measured s": round(r.seconds, 1),
                                   "floor s": round(f, 1),
                                   "x floor": round(r.seconds / f, 2) if f else float("nan"),
-                                  "over the floor s": round(r.seconds - f, 1), "first line": r["first line"][:60]})
+                                  "over the floor s": round(r.seconds - f, 1),
+                                  "what it does": CELL_WHAT.get((job, int(r.cell)), r["first line"][:60])})
     return pd.DataFrame(rows), pd.DataFrame(cell_rows), pd.DataFrame(part_rows)
 
 
@@ -445,6 +471,9 @@ def print_floors(root: Path, jobs: pd.DataFrame, gemm_gflops: float | None, here
     elif here: rates, words = live, "this machine's, measured now"
     else: rates, words = {k: v for k, (v, _) in RECORDED_GFLOPS.items()}, f"{XEON_AVX2}, recorded"
     print(f"Floors use {words}: " + ", ".join(f"{k} {v:.0f}" for k, v in rates.items()) + " GFLOP/s.")
+    if gemm_gflops or here:
+        print("**Cross-machine ratios:** x floor below divides each job's time, measured on the machine named beside "
+              "it, by a floor at the rate above, which is not that machine's unless it is named so.")
     c = fl.check
     print(f"FLOPs a sequence (FlopCounterMode at 16, 64, 128 tokens, fitted c + a n + b n^2): one training step of the "
           f"embedded MiniLM at 96 tokens {c[0] / 1e9:.2f} GFLOP counted, {c[1] / 1e9:.2f} from the fit.\n")
@@ -453,7 +482,7 @@ def print_floors(root: Path, jobs: pd.DataFrame, gemm_gflops: float | None, here
                                      for m, w in zip(table["measured s"], table["measured on"])]
     table["floor s (rate)"] = [f"{f:,.1f} ({words.split(':')[0]})" if f else "0: no GEMM work"
                                for f in table["floor s"]]
-    table["x floor"] = [f"{x:.1f}" if x == x else "n/a" for x in table["x floor"]]
+    table["x floor"] = [f"{x:.2f}" if x == x else "n/a" for x in table["x floor"]]
     table["lever (> 1.5x)"] = [LEVERS.get(j, "") if x == "n/a" or float(x) > 1.5 else ""
                                for j, x in zip(table.job, table["x floor"])]
     cols = ["job", "measured s (machine)", "floor s (rate)", "x floor", "lever (> 1.5x)"]
