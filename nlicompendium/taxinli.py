@@ -13,7 +13,8 @@ from .models import hidden_states
 
 # %% auto #0
 __all__ = ['SHORT', 'TAXINLI_TABLE2', 'TAXINLI_TABLE3', 'PAPER_LR_SIGNIFICANT', 'SYSTEM_NAMES', 'taxinli_statistics',
-           'factor_frame', 'accuracy_by_category', 'pooled_layers', 'category_combo']
+           'shipped_frame', 'table2_as_shipped', 'factor_frame', 'accuracy_by_category', 'group_difference',
+           'pooled_layers', 'category_combo']
 
 # %% ../nbs/12_taxinli.ipynb #c47f110b
 SHORT = {c: c.split("_")[0] for c in TAXINLI_CATEGORIES}  # lexical_linguistic -> lexical
@@ -29,11 +30,13 @@ PAPER_LR_SIGNIFICANT = {
     "RoBERTa": {"lexical": "**", "negation": "***", "world": "***", "quantifier": "*", "boolean": "*", "Length1": "*"}}
 SYSTEM_NAMES = {"pred_nb": "NB", "pred_esim": "ESIM", "pred_bert": "BERT"}
 
-def taxinli_statistics(full, # the `all` split of `load('taxinli')`
+def taxinli_statistics(full, # the `all` split of `load('taxinli')`, or a DataFrame of it (`shipped_frame`)
                        mnli_dev: int, # pairs in the `mnli_dev` split
+                       names: Sequence[str] | None = None, # label names of a DataFrame's ids; None: the Dataset's
                       ) -> pd.Series:
     "The rows of TaxiNLI Table 2 computed from the data."
-    df = full.to_pandas(); names = full.features["label"].names
+    df = full.to_pandas() if hasattr(full, "to_pandas") else full
+    names = list(names or full.features["label"].names)
     cats = (df[TAXINLI_CATEGORIES] > 0).sum(1)
     neutral = df[df.label == names.index("neutral")]
     return pd.Series({"Total datapoints": len(df), "Overlapping with MNLI train": len(df) - mnli_dev,
@@ -44,6 +47,28 @@ def taxinli_statistics(full, # the `all` split of `load('taxinli')`
                       "Neutral: same general topic": int((neutral.general_q2 == 1).sum()),
                       "Neutral: same object": int((neutral.object_q2 == 1).sum()),
                       "Neutral: same subject": int((neutral.subject_q2 == 1).sum())})
+
+# %% ../nbs/12_taxinli.ipynb #7698107d
+def shipped_frame(path, # the released taxinli10k.tsv
+                 ) -> pd.DataFrame:
+    "Every row of the released file as shipped (no duplicate dropped): label ids, categories, neutral answers (NaN: '-')."
+    from nlicompendium.contract import read_table
+    from nlicompendium.data import MNLI_LABELS, TAXINLI_NEUTRAL_FEATURES
+    df = read_table(path, "\t", ["prem", "hyp", "label", "pairID", "genre", *TAXINLI_CATEGORIES, *TAXINLI_NEUTRAL_FEATURES])
+    df = df.rename(columns={"prem": "premise", "hyp": "hypothesis"})
+    df["label"] = df.label.str.strip().map(MNLI_LABELS.index)
+    for c in [*TAXINLI_CATEGORIES, *TAXINLI_NEUTRAL_FEATURES]: df[c] = pd.to_numeric(df[c], errors="coerce")
+    return df
+
+def table2_as_shipped(path, # the released taxinli10k.tsv
+                      dev_path, # the released taxinli10k_MNLIDev.tsv
+                     ) -> pd.Series:
+    "TaxiNLI Table 2's rows from the two released files as shipped: every row counted, a pair shipped twice twice."
+    from nlicompendium.contract import read_table
+    from nlicompendium.data import MNLI_LABELS
+    full, dev = shipped_frame(path), read_table(dev_path, "\t", ["hyp", "pairID"])
+    in_dev = (full.pairID + "\t" + full.hypothesis).isin(set(dev.pairID + "\t" + dev.hyp))
+    return taxinli_statistics(full, int(in_dev.sum()), MNLI_LABELS)
 
 # %% ../nbs/12_taxinli.ipynb #b9b73a2b
 def factor_frame(ds, # a TaxiNLI split (Dataset or DataFrame) with premise, hypothesis and the categories
@@ -62,6 +87,17 @@ def accuracy_by_category(correct: pd.DataFrame, # (examples, systems) 0/1 correc
     cats = [c for c in X.columns if c in SHORT.values()]
     out = {s: {c: correct[s][X[c] == 1].mean() if (X[c] == 1).any() else np.nan for c in cats} for s in correct.columns}
     return pd.DataFrame(out).assign(n=X[cats].sum().astype(int))
+
+# %% ../nbs/12_taxinli.ipynb #8b558392
+def group_difference(v, # (examples,) a per-example value: 0/1 correctness, or a difference of two systems' correctness
+                     in_a, in_b, # (examples,) bool masks of two disjoint groups of examples
+                    ) -> tuple[float, float, float, float]:
+    "mean(v | A) - mean(v | B), Welch's two-sided p and 95% interval (scipy): (estimate, p, low, high)."
+    from scipy import stats as sps
+    v, in_a, in_b = np.asarray(v, float), np.asarray(in_a, bool), np.asarray(in_b, bool)
+    if (in_a & in_b).any(): raise ValueError("the two groups share examples: make them disjoint")
+    r = sps.ttest_ind(v[in_a], v[in_b], equal_var=False); lo, hi = r.confidence_interval(0.95)
+    return float(v[in_a].mean() - v[in_b].mean()), float(r.pvalue), float(lo), float(hi)
 
 # %% ../nbs/12_taxinli.ipynb #885b6e6d
 def pooled_layers(model, # a joint-encoding pair classifier (transformers *ForSequenceClassification)

@@ -140,10 +140,13 @@ class TestTaxiNLIAndCodeMixed:
                 "fig8_bayes_estimate", "fig7_tsne_layers"}
         assert want <= set(m["outputs"]), want - set(m["outputs"])
         t2 = pd.read_csv(out_dir / "table2_statistics.csv", index_col=0)
-        for row in ("Contradiction", "Entailment"):
-            assert t2.loc[row, "ours"] == t2.loc[row, "paper"], row
+        for row in ("Total datapoints", "Contradiction", "Neutral", "Entailment", "Neutral: same general topic"):  # the release as shipped
+            assert t2.loc[row, "as shipped"] == t2.loc[row, "paper"], row
         for row in ("Total datapoints", "Neutral", "Neutral: same general topic"):  # the loader drops the released file's one duplicated (neutral) pair, 135182n
-            assert t2.loc[row, "ours"] == t2.loc[row, "paper"] - 1, row
+            assert t2.loc[row, "loaded (duplicate dropped)"] == t2.loc[row, "paper"] - 1, row
+        cl = one_claims_schema(out_dir).set_index("key")  # Table 2 against the release as shipped; the removal is one control row
+        assert cl.loc["table2_total", "verdict"] == cl.loc["table2_labels", "verdict"] == "supported"
+        assert cl.loc["table2_duplicate_dropped", "kind"] == "control" and cl.loc["table2_duplicate_dropped", "verdict"] == "contradicted"
         lr = pd.read_csv(out_dir / "fig6_logistic_regression.csv", header=[0, 1], index_col=0)
         assert {"NB", "ESIM", "BERT"} <= set(lr.columns.get_level_values(0))
         shared = m["values"]["shared_units"]["value"]  # model -> seed -> read back from the shared cache or trained here
