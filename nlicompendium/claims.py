@@ -15,10 +15,11 @@ from .stats import StatResult, mann_whitney, paired_t, mcnemar, cochrans_q, conf
 
 # %% auto #0
 __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'SEED_TESTS', 'EXAMPLE_TESTS', 'UNITS', 'NOT_QUOTED', 'NOT_DECLARED', 'SETTINGS',
-           'KINDS', 'CLAIM_COLUMNS', 'CONCLUSION_ORDER', 'verdict', 'Evidence', 'aso_eps', 'sign_settled', 'over_seeds',
-           'one_seed_out', 'seed_example_bootstrap', 'pooled_mcnemar', 'over_examples', 'Claim', 'quote_in_paper',
-           'seeds_for_power', 'min_attainable_p', 'Claims', 'by_conclusion', 'verdict_counts', 'upgrade_claims',
-           'count_table', 'verdict_figure', 'write_claims']
+           'KINDS', 'CLAIM_COLUMNS', 'CONCLUSION_ORDER', 'EVIDENCE_FILES', 'verdict', 'Evidence', 'aso_eps',
+           'sign_settled', 'over_seeds', 'one_seed_out', 'seed_example_bootstrap', 'pooled_mcnemar', 'over_examples',
+           'Claim', 'quote_in_paper', 'seeds_for_power', 'min_attainable_p', 'Claims', 'by_conclusion',
+           'verdict_counts', 'upgrade_claims', 'count_table', 'verdict_figure', 'load_evidence', 'write_evidence',
+           'replay', 'recheck', 'recheck_caption', 'write_claims']
 
 # %% ../nbs/02b_claims.ipynb #4347f4f6
 ALPHA = 0.05  # the significance level of every verdict
@@ -437,8 +438,31 @@ class Claims:
         "The ledger, one row per claim."
         return pd.DataFrame(self.rows, columns=CLAIM_COLUMNS)
 
+# %% ../nbs/02b_claims.ipynb #ba8ff902
+def _frozen(v):
+    "A call's argument as it was: a claim's declaration, a copy of an array (or of a list or Series), else the value."
+    if isinstance(v, Claim): return {"claim": asdict(v)}
+    if isinstance(v, (np.ndarray, pd.Series, list, tuple)): return np.array(v)
+    return v
+
+def _records(fn):
+    "Decorate a method that decides a claim or declares a system: when it returns, log its name and inputs in `calls`."
+    import functools, inspect
+    sig = inspect.signature(fn)
+    @functools.wraps(fn)
+    def run(self, *args, **kwargs):
+        b = sig.bind(self, *args, **kwargs); b.apply_defaults()
+        call = {"method": fn.__name__, "args": {k: _frozen(v) for k, v in list(b.arguments.items())[1:]}}
+        out = fn(self, *args, **kwargs)
+        aso = out.get("ASO eps_min (A over B)") if fn.__name__ == "seeds" else None
+        if aso is not None and np.isfinite(aso): call["aso"] = float(aso)  # a description, not a rule: kept
+        vars(self).setdefault("calls", []).append(call)
+        return out
+    return run
+
 # %% ../nbs/02b_claims.ipynb #e71d6a5c
 @patch
+@_records
 def system(self: Claims,
            name: str, # the system as claims name it (their `a`, `b` or `needs`)
            score: float, # its score on the data it was trained for (the metric of `majority`)
@@ -456,6 +480,7 @@ def system(self: Claims,
 
 # %% ../nbs/02b_claims.ipynb #f21681e9
 @patch
+@_records
 def untestable(self: Claims,
                c: Claim, # the claim
                reason: str, # what it needs that is not here: 'needs the MSciNLI release'
@@ -466,6 +491,7 @@ def untestable(self: Claims,
 
 # %% ../nbs/02b_claims.ipynb #71a75df3
 @patch
+@_records
 def seeds(self: Claims,
           c: Claim, # a claim with unit 'seeds'
           a: Sequence[float], # A's score per seed
@@ -498,6 +524,7 @@ def seeds(self: Claims,
 
 # %% ../nbs/02b_claims.ipynb #69a8a047
 @patch
+@_records
 def examples(self: Claims,
              c: Claim, # a claim with unit 'examples' or 'seeds and examples'
              gold: Sequence[int], # (examples,) gold ids
@@ -518,6 +545,7 @@ def examples(self: Claims,
 
 # %% ../nbs/02b_claims.ipynb #c8c4f41f
 @patch
+@_records
 def data(self: Claims,
          c: Claim, # a claim with unit 'data'
          here, # the value here (a number, or a bool for a claim that holds or not)
@@ -538,6 +566,7 @@ def data(self: Claims,
 
 # %% ../nbs/02b_claims.ipynb #b3f84b64
 @patch
+@_records
 def statistic(self: Claims,
               c: Claim, # a claim with unit 'examples' (a regression over examples, say)
               estimate: float, # the effect, in the paper's direction convention (a coefficient)
@@ -620,6 +649,110 @@ def verdict_figure(table: pd.DataFrame, # one or more claims tables (today's col
     ax.legend(fontsize=7, loc="lower right", frameon=False)
     return fig
 
+# %% ../nbs/02b_claims.ipynb #f4e19ca7
+EVIDENCE_FILES = ("claims_evidence.npz", "claims_declarations.json")  # beside claims.csv: arrays; declarations
+
+def _encode(v, arrays: dict):
+    "A logged argument as JSON; an array goes to `arrays` once per content (dtype, shape, bytes), named there."
+    import hashlib
+    if isinstance(v, np.ndarray):
+        if v.dtype == object: raise TypeError("an argument holds Python objects: pass numbers, strings or arrays")
+        h = hashlib.sha256(f"{v.dtype.str}{v.shape}".encode() + np.ascontiguousarray(v).tobytes()).hexdigest()
+        return {"array": arrays.setdefault(h, (f"x{len(arrays)}", v))[0]}
+    if isinstance(v, (bool, np.bool_)): return bool(v)
+    if isinstance(v, np.integer): return int(v)
+    if isinstance(v, np.floating): return float(v)
+    if v is None or isinstance(v, (int, float, str, dict)): return v
+    raise TypeError(f"cannot record a {type(v).__name__} as evidence: pass numbers, strings or arrays")
+
+def _decode(v, arrays):
+    "A logged argument back from its JSON (`_encode`): an array from `arrays`, a `Claim` from its declaration."
+    from dataclasses import fields
+    if isinstance(v, dict) and "array" in v: return arrays[v["array"]]
+    if isinstance(v, dict) and "claim" in v:
+        tuples = {f.name for f in fields(Claim) if isinstance(f.default, tuple)}
+        return Claim(**{k: tuple(x) if k in tuples else x for k, x in v["claim"].items()})
+    return v
+
+# %% ../nbs/02b_claims.ipynb #21685d69
+def _save_npz(path, # the .npz to write (atomically)
+              arrays: dict, # name -> array
+             ):
+    "Arrays as an .npz that `numpy.load` reads, its bytes fixed by the arrays alone (entry times fixed, no pickles)."
+    import io, zipfile
+    from nlicompendium.core import atomic_write
+    with atomic_write(path, "wb") as f, zipfile.ZipFile(f, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, a in arrays.items():
+            buf = io.BytesIO(); np.lib.format.write_array(buf, np.ascontiguousarray(a), allow_pickle=False)
+            z.writestr(zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0)), buf.getvalue(),
+                       zipfile.ZIP_DEFLATED)
+
+def load_evidence(folder, # a run's folder or tables/<job>
+                 ) -> tuple[dict, dict] | None:
+    "The arrays and declarations `write_claims` committed in `folder` (`EVIDENCE_FILES`); None where there are none."
+    import json
+    from pathlib import Path
+    npz, js = (Path(folder) / f for f in EVIDENCE_FILES)
+    if not (npz.is_file() and js.is_file()): return None
+    with np.load(npz, allow_pickle=False) as z: arrays = {k: z[k] for k in z.files}
+    return arrays, json.loads(js.read_text(encoding="utf-8"))
+
+# %% ../nbs/02b_claims.ipynb #174bf2e5
+def write_evidence(res, # a `core.Results`: the files go to its folder, listed in its manifest
+                   ledgers: Sequence[Claims], # the ledgers `write_claims` wrote, in its order
+                   caption: str = "", # claims.csv's caption, '{verdict counts}' where its counts stand
+                  ) -> list:
+    "Commit what each claim was decided on beside claims.csv (`EVIDENCE_FILES`), and check that it rechecks exactly."
+    import json
+    from pathlib import Path
+    from nlicompendium.core import atomic_write
+    arrays, decl = {}, {"format": 1, "alpha": ALPHA, "caption": caption, "ledgers": []}
+    for led in ledgers:
+        calls = [c | {"args": {k: _encode(v, arrays) for k, v in c["args"].items()}}
+                 for c in vars(led).get("calls", [])]
+        decl["ledgers"].append({"paper": led.paper, "computed_by": led.computed_by, "n_resamples": led.n_resamples,
+                                "aso_iterations": led.aso_iterations, "seed": led.seed, "calls": calls})
+    npz, js = (Path(res.out_dir) / f for f in EVIDENCE_FILES)
+    _save_npz(npz, dict(arrays.values()))
+    with atomic_write(js) as f: json.dump(decl, f, indent=1)
+    try: pd.testing.assert_frame_equal(recheck(*load_evidence(res.out_dir)),
+                                       pd.concat([led.table() for led in ledgers], ignore_index=True))
+    except AssertionError as e:
+        raise ValueError(f"the committed evidence does not recheck to the claims: {e}") from None
+    res.data_file("claims_evidence", npz, caption="the arrays every claim was decided on (claims.recheck)")
+    res.data_file("claims_declarations", js, caption="each ledger's declarations and calls, in order (claims.recheck)")
+    return [npz, js]
+
+# %% ../nbs/02b_claims.ipynb #de5d9299
+def replay(evidence: dict, # the arrays (`load_evidence`)
+           declarations: dict, # the ledgers' settings and calls (`load_evidence`)
+           recompute_aso: bool = False, # recompute ASO's eps_min (slow) instead of taking the recorded one
+          ) -> list[Claims]:
+    "The ledgers decided again, call by call, from the evidence alone, by today's rules: no model, no data."
+    ledgers = []
+    for L in declarations["ledgers"]:
+        led = Claims(L["paper"], L["computed_by"], L["aso_iterations"], L["n_resamples"], L["seed"])
+        for call in L["calls"]:
+            kept = "aso" in call and not recompute_aso
+            led.aso_iterations = 0 if kept else L["aso_iterations"]
+            getattr(led, call["method"])(**{k: _decode(v, evidence) for k, v in call["args"].items()})
+            if kept: led.rows[-1]["ASO eps_min (A over B)"] = led.calls[-1]["aso"] = call["aso"]
+        led.aso_iterations = L["aso_iterations"]; ledgers.append(led)
+    return ledgers
+
+def recheck(evidence: dict, # the arrays (`load_evidence`)
+            declarations: dict, # the ledgers' settings and calls
+            recompute_aso: bool = False, # recompute ASO's eps_min instead of taking the recorded one
+           ) -> pd.DataFrame:
+    "Every claim re-decided from its committed evidence by today's rules: the table `write_claims` would write now."
+    return pd.concat([led.table() for led in replay(evidence, declarations, recompute_aso)], ignore_index=True)
+
+def recheck_caption(declarations: dict, # as committed: its caption has '{verdict counts}' where the counts stood
+                    table: pd.DataFrame, # the rechecked claims
+                   ) -> str:
+    "claims.csv's caption with the rechecked table's verdict counts."
+    return (declarations.get("caption") or "").replace("{verdict counts}", verdict_counts(table))
+
 # %% ../nbs/02b_claims.ipynb #e7d96f5b
 def write_claims(res, # a `core.Results` (anything with its `table` and `value`)
                  *ledgers: Claims, # one or more ledgers (a data notebook may cover several papers)
@@ -635,4 +768,5 @@ def write_claims(res, # a `core.Results` (anything with its `table` and `value`)
                           + f". Verdicts at alpha = {ALPHA}: {counts}")
     res.table("claims", df, caption=caption, index=False)
     res.value("claims_verdicts", counts, alpha=ALPHA)
+    if hasattr(res, "data_file"): write_evidence(res, ledgers, caption.replace(counts, "{verdict counts}"))
     return df
