@@ -372,9 +372,9 @@ def min_attainable_p(test: str, # 'mann-whitney', 'wilcoxon' or 'sign' (exact Mc
 
 # %% ../nbs/02b_claims.ipynb #fc61690f
 KINDS = ("paper's claim", "control")  # a control is a comparison the paper did not make, counted apart
-CLAIM_COLUMNS = ["paper", "key", "conclusion", "kind", "statement", "quote", "where", "setting", "paper's numbers", "level",
-                 "compared", "unit", "n", "test", "A", "B", "estimate (A - B)", "CI low", "CI high", "statistic",
-                 "p", "TOST p", "ASO eps_min (A over B)", "seeds for 80% power", "verdict", "reason", "computed by"]
+CLAIM_COLUMNS = ["paper", "key", "conclusion", "kind", "statement", "quote", "where", "setting", "paper's numbers",
+                 "level", "compared", "unit", "n", "test", "A", "B", "estimate (A - B)", "CI low", "CI high",
+                 "statistic", "p", "TOST p", "ASO eps_min (A over B)", "seeds for 80% power", "verdict", "reason", "computed by"]
 
 def _compared(c: Claim) -> str:
     rel = {"greater": ">", "less": "<", "equal": "=", "holds": "vs"}[c.expect]
@@ -413,7 +413,8 @@ class Claims:
         low = self._below_floor(c) if verdict_ != "not testable here" else ""
         if low: verdict_ = "not comparable here"
         row = dict.fromkeys(CLAIM_COLUMNS, np.nan)
-        row |= {"paper": self.paper, "key": c.key, "conclusion": c.conclusion, "kind": KINDS[c.control], "statement": c.statement,
+        row |= {"paper": self.paper, "key": c.key, "conclusion": c.conclusion, "kind": KINDS[c.control],
+                "statement": c.statement,
                 "quote": c.quote, "where": c.where, "setting": c.setting, "paper's numbers": c.paper_numbers,
                 "level": c.level, "compared": _compared(c), "unit": c.unit, "verdict": verdict_,
                 "reason": "; ".join(r for r in (low, reason, _paper_test_note(c)) if r),
