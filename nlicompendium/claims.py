@@ -374,7 +374,8 @@ def min_attainable_p(test: str, # 'mann-whitney', 'wilcoxon' or 'sign' (exact Mc
 KINDS = ("paper's claim", "control")  # a control is a comparison the paper did not make, counted apart
 CLAIM_COLUMNS = ["paper", "key", "conclusion", "kind", "statement", "quote", "where", "setting", "paper's numbers",
                  "level", "compared", "unit", "n", "test", "A", "B", "estimate (A - B)", "CI low", "CI high",
-                 "statistic", "p", "TOST p", "ASO eps_min (A over B)", "seeds for 80% power", "verdict", "reason", "computed by"]
+                 "statistic", "p", "TOST p", "ASO eps_min (A over B)", "seeds for 80% power", "verdict", "reason",
+                 "computed by"]
 
 def _compared(c: Claim) -> str:
     rel = {"greater": ">", "less": "<", "equal": "=", "holds": "vs"}[c.expect]
