@@ -11,10 +11,10 @@ import pandas as pd
 from .core import project_root, atomic_write
 
 # %% auto #0
-__all__ = ['RUN_SIZES_MARK', 'JOBS', 'TABLE_EXT', 'FIGURE_EXT', 'render_readme', 'readme_cli', 'data_cli', 'job_key',
-           'scrub_paths', 'RunLocked', 'lock_file', 'folder_lock', 'holds_run_lock', 'exits_when_locked', 'collect',
-           'cell_times', 'slowest_cells', 'reproduce', 'compare_claims', 'compare_tables', 'verify', 'cpu_words',
-           'scorecard', 'reproduce_cli']
+__all__ = ['RUN_SIZES_MARK', 'JOBS', 'TABLE_EXT', 'FIGURE_EXT', 'NO_EVIDENCE', 'render_readme', 'readme_cli', 'data_cli',
+           'job_key', 'scrub_paths', 'RunLocked', 'lock_file', 'folder_lock', 'holds_run_lock', 'exits_when_locked',
+           'collect', 'cell_times', 'slowest_cells', 'reproduce', 'compare_claims', 'compare_tables', 'verify',
+           'cpu_words', 'scorecard', 'recheck_tables', 'recheck_cli', 'reproduce_cli']
 
 # %% ../nbs/90_cli.ipynb #aa0e6954
 RUN_SIZES_MARK = "<!-- run-sizes -->"  # where the README shows `core.RUN_SIZES`
@@ -190,6 +190,15 @@ def _staged(dest: Path) -> Path:
     else: tmp.mkdir(parents=True)
     return tmp
 
+# %% ../nbs/90_cli.ipynb #e6541706
+def _data_files(out_dir: Path) -> set[str]:
+    "Names of the files a run's manifest lists as data (`core.Results.data_file`): collected whatever their suffix."
+    import json
+    try: m = json.loads((Path(out_dir) / "manifest.json").read_text())
+    except (OSError, ValueError): return set()
+    return {f["path"] for o in m.get("outputs", {}).values() if o.get("kind") == "data"
+            for f in o.get("files", {}).values()}
+
 # %% ../nbs/90_cli.ipynb #c2200caf
 def collect(out_dir: str | Path, # a run's output folder (holds manifest.json)
             job: str, # the job's name: the folder under tables/ and figures/
@@ -200,10 +209,11 @@ def collect(out_dir: str | Path, # a run's output folder (holds manifest.json)
     "Copy a run's tables and figures (each set with the manifest) and its executed notebook into tables/ and figures/."
     import shutil
     out_dir, root = Path(out_dir), Path(root or project_root()); copied, staged = [], {}
+    data = _data_files(out_dir)  # data files the manifest lists (the claims' evidence) go with the tables
     with folder_lock(root / "tables" / job, root, wait):  # under lock; each folder replaced whole, or not at all
         try:
             for kind, exts in (("tables", TABLE_EXT), ("figures", FIGURE_EXT)):
-                files = sorted(p for p in out_dir.iterdir() if p.suffix in exts)
+                files = sorted(p for p in out_dir.iterdir() if p.suffix in exts or kind == "tables" and p.name in data)
                 if not files and (kind == "figures" or notebook is None): continue
                 dest = root / kind / job; dest.parent.mkdir(parents=True, exist_ok=True)
                 tmp = staged[dest] = _staged(dest)
@@ -455,6 +465,58 @@ def scorecard(root: str | Path | None = None, # project root (reads tables/*/cla
                 parts.append("\n".join(rows) + "\n")
     return "\n".join(parts)
 
+# %% ../nbs/90_cli.ipynb #fb7938cb
+def _reopened(folder: Path):
+    "A `core.Results` on a collected job folder with its committed manifest, to rewrite outputs in place."
+    import json
+    from nlicompendium.core import Results
+    r = Results.__new__(Results); r.out_dir = Path(folder)
+    r.manifest = json.loads((r.out_dir / "manifest.json").read_text()); return r
+
+NO_EVIDENCE = "no evidence committed: regenerate"
+
+def recheck_tables(root: str | Path | None = None, # project root (reads and rewrites tables/<job>/)
+                   jobs: list[str] | None = None, # jobs to recheck; None: every tables/<job>/ with a claims.csv
+                   wait: bool = False, # another run holds a job's tables: wait; False: `RunLocked`
+                  ) -> pd.DataFrame:
+    "Re-decide each job's claims from its committed evidence, rewrite its claims tables: a row per claim (or job)."
+    import shutil
+    from nlicompendium.claims import ALPHA, load_evidence, recheck, recheck_caption, verdict_counts
+    root = Path(root or project_root()); rows = []
+    for d in sorted(p.parent for p in (root / "tables").glob("*/claims.csv") if jobs is None or p.parent.name in jobs):
+        with folder_lock(d, root, wait):
+            ev = load_evidence(d)
+            if ev is None: rows.append({"job": d.name, "status": NO_EVIDENCE}); continue
+            new, old, res = recheck(*ev), pd.read_csv(d / "claims.csv"), _reopened(d)
+            res.table("claims", new, caption=recheck_caption(ev[1], new), index=False)
+            res.value("claims_verdicts", verdict_counts(new), alpha=ALPHA)
+            fig = root / "figures" / d.name / "manifest.json"  # collect's copy beside the figures
+            if fig.is_file(): shutil.copy2(d / "manifest.json", fig)
+        was, now = dict(zip(old.key, old.verdict)), dict(zip(new.key, new.verdict))
+        rows += [{"job": d.name, "key": k, "verdict before": was.get(k), "verdict now": now.get(k),
+                  "status": "same" if was.get(k) == now.get(k) else "changed"} for k in {**was, **now}]
+    return pd.DataFrame(rows, columns=["job", "key", "verdict before", "verdict now", "status"])
+
+# %% ../nbs/90_cli.ipynb #96295267
+def recheck_cli(jobs: list[str] | None = None, # jobs to recheck; None: all
+                wait: bool = False, # wait for a run that holds a job's tables
+                root: str | Path | None = None, # project root
+               ) -> int:
+    "`nlic_reproduce --recheck`: re-decide every claim from tables/, print each changed verdict, rewrite the scorecard."
+    import time
+    t0, root = time.perf_counter(), Path(root or project_root())
+    r = recheck_tables(root, jobs, wait); done = r[r.status != NO_EVIDENCE]
+    for x in r[r.status == "changed"].itertuples():
+        print(f"{x.job}: {x.key}: {x[3] or '(no claim)'} -> {x[4] or '(no claim)'}")
+    for job in r.job[r.status == NO_EVIDENCE]: print(f"{job}: {NO_EVIDENCE}")
+    if len(done):
+        with atomic_write(root / "tables" / "SCORECARD.md") as f: f.write(scorecard(root))
+    print(f"{len(done)} claims of {done.job.nunique()} jobs rechecked from their evidence in "
+          f"{time.perf_counter() - t0:.1f} s: {int((r.status == 'changed').sum())} verdicts changed; "
+          f"{int((r.status == NO_EVIDENCE).sum())} jobs with no evidence" + (
+              "; tables/SCORECARD.md written" if len(done) else ""))
+    return 0
+
 # %% ../nbs/90_cli.ipynb #9c2bf9ec
 @exits_when_locked
 def reproduce_cli(argv=None):
@@ -475,10 +537,13 @@ def reproduce_cli(argv=None):
     ap.add_argument("--verify", action="store_true",
                     help="rerun into runs/verify/ and compare with the committed tables: "
                     "exit 1 if a claim's verdict or a data-only number changes")
+    ap.add_argument("--recheck", action="store_true", help="re-decide every claim from the evidence committed in "
+                    "tables/<job>/ (no training), rewrite the claims tables and the scorecard, print what changed")
     ap.add_argument("--wait", action="store_true",
                     help="another run holds runs/<profile>/ or a job's tables: wait for it "
                     "(default: exit 75, naming it)")
     a = ap.parse_args(argv)
+    if a.recheck: return recheck_cli(a.jobs, a.wait)
     if a.address and a.executor != "dask": ap.error("--address is for --executor dask")
     if a.verify:
         ok, claims, tables = verify(a.jobs, a.profile, data_dir=a.data_dir, executor=a.executor, address=a.address,
