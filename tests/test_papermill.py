@@ -25,6 +25,19 @@ def one_claims_schema(out_dir):
     return cl
 
 
+def rechecks(out_dir):
+    """A run's committed claims evidence (listed in its manifest) re-decides to its claims.csv exactly, with no training
+    (`claims.recheck`, issue 40 item 8): every column of the table, and the file byte for byte."""
+    import io
+    from nlicompendium.claims import EVIDENCE_FILES, load_evidence, recheck
+    listed = {f["path"] for o in json.loads((out_dir / "manifest.json").read_text())["outputs"].values() for f in o["files"].values()}
+    assert set(EVIDENCE_FILES) <= listed, listed
+    again = recheck(*load_evidence(out_dir))
+    pd.testing.assert_frame_equal(pd.read_csv(io.StringIO(again.to_csv(index=False))), pd.read_csv(out_dir / "claims.csv"))
+    assert again.to_csv(index=False) == (out_dir / "claims.csv").read_text()
+    return again
+
+
 TABLES = (".csv", ".md", ".tex")
 
 
@@ -104,6 +117,11 @@ class TestCBAndMSciNLI:
         right = {r: [lab == names[y] for (lab, rr), y in zip(got, test["label"]) if rr == r] for r in rules.index}
         assert all(abs(rules.loc[r, "accuracy"] - sum(v) / len(v)) <= 5e-4 for r, v in right.items())  # the table rounds to 3 places
 
+    def test_cb_evidence_rechecks_to_its_claims(self, dask_study):
+        "CB's run (the one above, not another) commits the evidence of claims over seeds, examples, data and statistics."
+        again = rechecks(dask_study("cb", "13_cb.ipynb"))
+        assert {"seeds", "data"} <= set(again.unit) and again.unit.str.contains("examples").any()
+
     def test_mscinli_notebook_smoke(self, dask_study, real_data, tmp_path_factory):
         """The MSciNLI study on a data folder that holds the official-layout sample (`data.write_mscinli_sample`: project-made
         pairs, 5 domains x 4 classes) beside the real SciNLI and TaxiNLI: the source is MSciNLI and its five-domain paths run
@@ -125,7 +143,8 @@ class TestCBAndMSciNLI:
         assert list(t13.index) == list(t13.columns) == sorted(DOMAINS) + ["ACL (SciNLI)"]  # the 6 x 6 domain matrix
         assert (abs(pd.Series([t13.iloc[i, i] for i in range(len(t13))]) - 1) < 1e-3).all()  # a distribution's cosine with itself
         assert ((t13.to_numpy() - t13.to_numpy().T) == 0).all() and t13.to_numpy().max() <= 1 + 1e-9
-        one_claims_schema(out_dir)
+        cl = one_claims_schema(out_dir)
+        assert "the paper's data and model" not in set(cl.setting)  # the official-layout sample is not MSciNLI's release
 
 
 class TestTaxiNLIAndCodeMixed:
@@ -162,7 +181,10 @@ class TestTaxiNLIAndCodeMixed:
         # without GLUECoS's NLI file the fine-tuning half runs on the project-made sample, whose claims test the code only
         cl = one_claims_schema(out_dir / "sample")
         sample = json.loads((out_dir / "sample" / "manifest.json").read_text())
-        assert "test the code, not the paper" in sample["outputs"]["claims"]["caption"] and len(cl) == 4
+        assert "test the code, not the paper" in sample["outputs"]["claims"]["caption"]
+        assert {"far_from_solved", "mbert_accuracy", "premises_hypotheses", "scenes_turns", "validation_agreement"} <= set(cl.key)
+        assert set(cl.setting) <= {"substitute data and model", "the paper's data and model"}  # the sample is not the paper's data
+        assert (cl.set_index("key").setting[["far_from_solved", "premises_hypotheses"]] == "substitute data and model").all()
 
 
 def test_curriculum_official_protocol(smoke):
@@ -201,6 +223,11 @@ class TestSciNLI:
         cl = one_claims_schema(out_dir)
         assert cl.n.tolist() == ["3 + 3 seeds"] * 2 and cl.verdict.ne("not testable here").all()
         assert json.loads((out_dir / "manifest.json").read_text())["params"]["claim_seeds"] == [0, 1, 2]
+
+    def test_scinli_evidence_rechecks_to_its_claims(self, smoke):
+        "SciNLI's run (the one above, not another): its claims' evidence rechecks to its claims.csv exactly."
+        again = rechecks(smoke(SCINLI[0], SCINLI[1], **SCINLI[2]))
+        assert again.n.tolist() == ["3 + 3 seeds"] * 2
 
     def test_dask_same_tables_each_unit_once_and_a_killed_worker(self, root, tmp_path, smoke, cluster, real_data):
         c, client = cluster
