@@ -165,10 +165,9 @@ def _read_frame(path: Path) -> pd.DataFrame:
     if suf not in (".jsonl", ".json", ".csv", ".tsv", ".txt"): raise NLIDataError(path,
                                                                                   f"unknown format {suf!r}; use .csv, "
                                                                                   f".tsv or .jsonl")
-    try:
-        if suf in (".jsonl", ".json"): return read_json_records(path)
-        return read_table(path, sep="," if suf == ".csv" else "\t")
-    except UnicodeDecodeError as e: raise NLIDataError(path, f"cannot be read ({e})") from None
+    # a byte that is not UTF-8 is an NLIDataError naming the file, line and offset (`contract.read_utf8`)
+    if suf in (".jsonl", ".json"): return read_json_records(path)
+    return read_table(path, sep="," if suf == ".csv" else "\t")
 
 def load_table(source, # a .csv/.tsv/.jsonl path, or a datasets.Dataset
                text: str, # the text column
