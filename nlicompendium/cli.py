@@ -392,7 +392,7 @@ def verify(jobs: list[str] | None = None, # job names (default: all)
 def _here(r) -> str:
     "Our side of a claim, in one cell: A vs B, the estimate with its interval, p, ASO's eps_min."
     if r.verdict == "not testable here": return ""
-    f = lambda x: f"{x:,.7g}" if r.unit == "data" else f"{x:.4g}"  # a count or a printed value in full: 10,070 vs 10,071
+    f = lambda x: f"{x:,.7g}" if r.unit == "data" else f"{x:.4g}"  # data: in full, 10,070 vs 10,071
     parts = [] if pd.isna(r.A) else [f"{f(r.A)} vs {f(r.B)}" if not pd.isna(r.B) else f(r.A)]
     est = r["estimate (A - B)"]
     if not pd.isna(est) and r.unit != "data":

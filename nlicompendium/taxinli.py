@@ -51,13 +51,14 @@ def taxinli_statistics(full, # the `all` split of `load('taxinli')`, or a DataFr
 # %% ../nbs/12_taxinli.ipynb #7698107d
 def shipped_frame(path, # the released taxinli10k.tsv
                  ) -> pd.DataFrame:
-    "Every row of the released file as shipped (no duplicate dropped): label ids, categories, neutral answers (NaN: '-')."
+    "Every row of the released file as shipped (no duplicate dropped): label ids, categories, neutral answers."
     from nlicompendium.contract import read_table
     from nlicompendium.data import MNLI_LABELS, TAXINLI_NEUTRAL_FEATURES
-    df = read_table(path, "\t", ["prem", "hyp", "label", "pairID", "genre", *TAXINLI_CATEGORIES, *TAXINLI_NEUTRAL_FEATURES])
+    cols = ["prem", "hyp", "label", "pairID", "genre", *TAXINLI_CATEGORIES, *TAXINLI_NEUTRAL_FEATURES]
+    df = read_table(path, "\t", cols)
     df = df.rename(columns={"prem": "premise", "hyp": "hypothesis"})
     df["label"] = df.label.str.strip().map(MNLI_LABELS.index)
-    for c in [*TAXINLI_CATEGORIES, *TAXINLI_NEUTRAL_FEATURES]: df[c] = pd.to_numeric(df[c], errors="coerce")
+    for c in [*TAXINLI_CATEGORIES, *TAXINLI_NEUTRAL_FEATURES]: df[c] = pd.to_numeric(df[c], errors="coerce")  # '-': NaN
     return df
 
 def table2_as_shipped(path, # the released taxinli10k.tsv
