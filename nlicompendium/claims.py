@@ -658,6 +658,7 @@ def _encode(v, arrays: dict):
     "A logged argument as JSON; an array goes to `arrays` once per content (dtype, shape, bytes), named there."
     import hashlib
     if isinstance(v, np.ndarray):
+        if v.dtype == object: v = np.array(v.tolist())  # a nullable or categorical column: its plain values
         if v.dtype == object: raise TypeError("an argument holds Python objects: pass numbers, strings or arrays")
         h = hashlib.sha256(f"{v.dtype.str}{v.shape}".encode() + np.ascontiguousarray(v).tobytes()).hexdigest()
         return {"array": arrays.setdefault(h, (f"x{len(arrays)}", v))[0]}
