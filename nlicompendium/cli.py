@@ -487,7 +487,10 @@ def recheck_tables(root: str | Path | None = None, # project root (reads and rew
         with folder_lock(d, root, wait):
             ev = load_evidence(d)
             if ev is None: rows.append({"job": d.name, "status": NO_EVIDENCE}); continue
-            new, old, res = recheck(*ev), pd.read_csv(d / "claims.csv"), _reopened(d)
+            try: new = recheck(*ev)
+            except Exception as e:  # noqa: BLE001 (a declaration today's ledger cannot read: named, the job left as is)
+                rows.append({"job": d.name, "status": f"recheck failed: {type(e).__name__}: {e}"}); continue
+            old, res = pd.read_csv(d / "claims.csv"), _reopened(d)
             res.table("claims", new, caption=recheck_caption(ev[1], new), index=False)
             res.value("claims_verdicts", verdict_counts(new), alpha=ALPHA)
             fig = root / "figures" / d.name / "manifest.json"  # collect's copy beside the figures
@@ -505,17 +508,19 @@ def recheck_cli(jobs: list[str] | None = None, # jobs to recheck; None: all
     "`nlic_reproduce --recheck`: re-decide every claim from tables/, print each changed verdict, rewrite the scorecard."
     import time
     t0, root = time.perf_counter(), Path(root or project_root())
-    r = recheck_tables(root, jobs, wait); done = r[r.status != NO_EVIDENCE]
+    r = recheck_tables(root, jobs, wait); done = r[r.status.isin(["same", "changed"])]
+    failed = r[r.status.str.startswith("recheck failed")]
     for x in r[r.status == "changed"].itertuples():
         print(f"{x.job}: {x.key}: {x[3] or '(no claim)'} -> {x[4] or '(no claim)'}")
-    for job in r.job[r.status == NO_EVIDENCE]: print(f"{job}: {NO_EVIDENCE}")
+    for x in r[(r.status == NO_EVIDENCE) | r.status.isin(failed.status)].itertuples(): print(f"{x.job}: {x.status}")
     if len(done):
         with atomic_write(root / "tables" / "SCORECARD.md") as f: f.write(scorecard(root))
     print(f"{len(done)} claims of {done.job.nunique()} jobs rechecked from their evidence in "
           f"{time.perf_counter() - t0:.1f} s: {int((r.status == 'changed').sum())} verdicts changed; "
           f"{int((r.status == NO_EVIDENCE).sum())} jobs with no evidence" + (
-              "; tables/SCORECARD.md written" if len(done) else ""))
-    return 0
+              "; tables/SCORECARD.md written" if len(done) else "")
+          + (f"; {len(failed)} failed" if len(failed) else ""))
+    return 1 if len(failed) else 0
 
 # %% ../nbs/90_cli.ipynb #9c2bf9ec
 @exits_when_locked
