@@ -4,12 +4,11 @@
 
 # %% ../nbs/00b_progress.ipynb #916d7c8f
 from __future__ import annotations
-import sys, time
+import functools, sys, time
 from pathlib import Path
-from papermill.engines import NBClientEngine, papermill_engines
 
 # %% auto #0
-__all__ = ['cell_line', 'ProgressEngine', 'run_notebook']
+__all__ = ['cell_line', 'progress_engine', 'run_notebook']
 
 # %% ../nbs/00b_progress.ipynb #9e8aed6f
 def cell_line(cell, # a code cell papermill has finished (its metadata holds `duration`)
@@ -25,23 +24,31 @@ def cell_line(cell, # a code cell papermill has finished (its metadata holds `du
     return f"{label + ': ' if label else ''}cell {k}/{n} done in {secs:.1f} s ({m}:{s:02d} elapsed)  {first}"
 
 # %% ../nbs/00b_progress.ipynb #7fabff30
-class ProgressEngine(NBClientEngine):
-    "papermill's nbclient engine; where stderr is no terminal, a line per finished code cell instead of the cell bar."
-    @classmethod
-    def execute_managed_notebook(cls, nb_man, kernel_name, progress_label: str = "", progress_stream=None, **kwargs):
-        out = progress_stream or sys.stderr
-        if nb_man.pbar is not None and not out.isatty(): nb_man.cleanup_pbar()  # a log: lines, not a redrawn bar
-        index = {i: k for k, i in enumerate(i for i, c in enumerate(nb_man.nb.cells) if c.cell_type == "code")}
-        done, t0 = nb_man.cell_complete, time.perf_counter()
-        def cell_complete(cell, cell_index=None, **kw):
-            done(cell, cell_index=cell_index, **kw)
-            if nb_man.pbar is None and cell_index in index:
-                print(cell_line(cell, index[cell_index] + 1, len(index), time.perf_counter() - t0, progress_label),
-                      file=out, flush=True)
-        nb_man.cell_complete = cell_complete
-        return super().execute_managed_notebook(nb_man, kernel_name, **kwargs)
+@functools.cache
+def progress_engine():
+    "papermill's nbclient engine with a line per finished code cell where stderr is no terminal (built on first use)."
+    from papermill.engines import NBClientEngine  # here, not at import: papermill loads this module as its entry point
+    class ProgressEngine(NBClientEngine):
+        "papermill's nbclient engine; where stderr is no terminal, a line per finished code cell instead of the cell bar."
+        @classmethod
+        def execute_managed_notebook(cls, nb_man, kernel_name, progress_label: str = "", progress_stream=None, **kwargs):
+            out = progress_stream or sys.stderr
+            if nb_man.pbar is not None and not out.isatty(): nb_man.cleanup_pbar()  # a log: lines, not a redrawn bar
+            index = {i: k for k, i in enumerate(i for i, c in enumerate(nb_man.nb.cells) if c.cell_type == "code")}
+            done, t0 = nb_man.cell_complete, time.perf_counter()
+            def cell_complete(cell, cell_index=None, **kw):
+                done(cell, cell_index=cell_index, **kw)
+                if nb_man.pbar is None and cell_index in index:
+                    print(cell_line(cell, index[cell_index] + 1, len(index), time.perf_counter() - t0, progress_label),
+                          file=out, flush=True)
+            nb_man.cell_complete = cell_complete
+            return super().execute_managed_notebook(nb_man, kernel_name, **kwargs)
+    return ProgressEngine
 
-papermill_engines.register("nlic", ProgressEngine)
+def __getattr__(name):
+    "`ProgressEngine`, the entry point papermill loads (`papermill.engine: nlic`), made when first asked for."
+    if name == "ProgressEngine": return progress_engine()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # %% ../nbs/00b_progress.ipynb #e3c641c9
 def run_notebook(notebook: str | Path, # the notebook to run
@@ -52,6 +59,8 @@ def run_notebook(notebook: str | Path, # the notebook to run
                  **kwargs): # anything else `papermill.execute_notebook` takes (cwd, kernel_name, ...)
     "papermill with `ProgressEngine`: the cell bar on a terminal, lines otherwise; the kernel's stderr passed on."
     import papermill as pm
+    from papermill.engines import papermill_engines
+    papermill_engines.register("nlic", progress_engine())  # as the entry point does, for a checkout not installed
     out = stream or sys.stderr
     kwargs.setdefault("progress_bar", out.isatty())
     return pm.execute_notebook(str(notebook), str(output), parameters=parameters or {}, engine_name="nlic",

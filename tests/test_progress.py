@@ -30,3 +30,13 @@ def test_papermill_cli_prints_a_line_per_cell_and_the_kernels_bars(tmp_path):
     assert [d.split(" done")[0] for d in done] == ["cell 1/4", "cell 2/4", "cell 3/4", "cell 4/4"], lines  # + injected
     assert lines.index("units: 3/3") < lines.index(done[2]), lines
     assert not re.search(r"Executing:.* [1-9]/4", r.stderr)  # the cell bar, drawn at 0/4 by papermill, is not redrawn in a log
+
+
+def test_the_entry_point_loads_whichever_module_is_imported_first():
+    """papermill loads its engines' entry points while `papermill.engines` is imported; when `nlicompendium.progress` is
+    imported first, that entry point points back into a module being imported (the docs build failed so). Both orders."""
+    for first in ("nlicompendium.progress", "papermill.engines"):
+        code = (f"import {first}; from papermill.engines import papermill_engines; "
+                "print(papermill_engines.get_engine('nlic').__name__)")
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0 and r.stdout.strip() == "ProgressEngine", (first, r.stderr[-2000:])
