@@ -29,9 +29,10 @@ def progress_engine():
     "papermill's nbclient engine with a line per finished code cell where stderr is no terminal (built on first use)."
     from papermill.engines import NBClientEngine  # here, not at import: papermill loads this module as its entry point
     class ProgressEngine(NBClientEngine):
-        "papermill's nbclient engine; where stderr is no terminal, a line per finished code cell instead of the cell bar."
+        "papermill's nbclient engine; in a log, a line per finished code cell instead of the cell bar."
         @classmethod
-        def execute_managed_notebook(cls, nb_man, kernel_name, progress_label: str = "", progress_stream=None, **kwargs):
+        def execute_managed_notebook(cls, nb_man, kernel_name, progress_label: str = "", progress_stream=None,
+                                     **kwargs):
             out = progress_stream or sys.stderr
             if nb_man.pbar is not None and not out.isatty(): nb_man.cleanup_pbar()  # a log: lines, not a redrawn bar
             index = {i: k for k, i in enumerate(i for i, c in enumerate(nb_man.nb.cells) if c.cell_type == "code")}
