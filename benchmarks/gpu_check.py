@@ -121,17 +121,22 @@ def memory_models(smoke):
 
 
 def step_memory(dev, smoke):
+    "`training.peak_memory_step` on each architecture, saved with random weights to a folder (no Hub needed)."
+    import tempfile
     from nlicompendium.core import bf16_supported
+    from nlicompendium.training import peak_memory_step
     out, ok = [], True
     for name, build, batch, tokens in memory_models(smoke):
-        if dev.type == "cuda": torch.cuda.empty_cache(); torch.cuda.reset_peak_memory_stats(dev)
+        if dev.type == "cuda": torch.cuda.empty_cache()
         try:
-            model = build().to(dev); train_step(model, dev, batch, tokens, bf16_supported(dev))(); sync(dev)
-            peak = (f"{torch.cuda.max_memory_allocated(dev) / 2**30:.1f} GiB peak" if dev.type == "cuda"
-                    else "ran (peak memory is measured on CUDA only)")
+            with tempfile.TemporaryDirectory() as d:
+                build().save_pretrained(d)
+                r = peak_memory_step(d, batch, tokens, "bf16" if bf16_supported(dev) else "fp32", device=dev)
+            peak = (f"{r['peak_bytes'] / 2**30:.1f} GiB peak" if r["peak_bytes"] is not None
+                    else f"ran; peak memory is measured on CUDA only (process RSS {r['max_rss_bytes'] / 2**30:.1f} GiB)")
         except torch.OutOfMemoryError as e:
             ok, peak = False, f"out of memory: {str(e).splitlines()[0][:80]}"
-        out.append(f"{name} {batch} x {tokens}: {peak}"); del build
+        out.append(f"{name} {batch} x {tokens}: {peak}")
     return ok, "; ".join(out)
 
 
