@@ -34,8 +34,9 @@ def offline(monkeypatch):
 def cluster():
     "A 2-worker Dask LocalCluster (one thread each) and its client, shared by every test that fans a study out."
     pytest.importorskip("distributed")
-    from distributed import Client, LocalCluster
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as c, Client(c) as client:
+    from distributed import Client
+    from nlicompendium.executors import local_cluster  # what open_executor starts: loopback, no dashboards
+    with local_cluster(2) as c, Client(c) as client:
         yield c, client
 
 
