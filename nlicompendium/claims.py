@@ -17,7 +17,7 @@ from .stats import StatResult, mann_whitney, paired_t, mcnemar, cochrans_q, conf
 __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'SEED_TESTS', 'EXAMPLE_TESTS', 'UNITS', 'NOT_QUOTED', 'NOT_DECLARED', 'SETTINGS',
            'KINDS', 'CLAIM_COLUMNS', 'CONCLUSION_ORDER', 'EVIDENCE_FILES', 'verdict', 'Evidence', 'aso_eps',
            'sign_settled', 'over_seeds', 'one_seed_out', 'seed_example_bootstrap', 'pooled_mcnemar', 'over_examples',
-           'Claim', 'quote_in_paper', 'seeds_for_power', 'min_attainable_p', 'Claims', 'by_conclusion',
+           'Claim', 'quote_in_paper', 'tost_seeds', 'seeds_for_power', 'min_attainable_p', 'Claims', 'by_conclusion',
            'verdict_counts', 'upgrade_claims', 'count_table', 'verdict_figure', 'load_evidence', 'write_evidence',
            'replay', 'recheck', 'recheck_caption', 'write_claims']
 
@@ -329,13 +329,33 @@ def quote_in_paper(quote: str, # the claim's quote; '...' (or '\u2026') marks an
         at += len(part)
     return True
 
+# %% ../nbs/02b_claims.ipynb #7373ab58
+def tost_seeds(diff: float, # the effect observed here, A - B
+               sd: float, # its spread: the pooled sd of the seeds (or of the paired differences)
+               margin: float, # the equivalence margin
+               paired: bool = False, # one sample of differences (paired seeds, or A against a number)
+               power: float = 0.8, alpha: float = ALPHA,
+              ) -> float:
+    "Seeds per side for two one-sided tests (TOST) to show equivalence within `margin` at the effect observed here."
+    " Large-sample power: Phi((m - |d|)/se - z) + Phi((m + |d|)/se - z) - 1 (Chow, Shao and Wang 2008, 3.2.3)."
+    from scipy.stats import norm
+    if abs(diff) >= margin: return np.inf  # the estimate is outside the margin: no number of seeds shows equivalence
+    if sd == 0: return 2.0
+    z, ns = norm.ppf(1 - alpha), np.arange(2, 100_001)
+    se = sd / np.sqrt(ns) if paired else sd * np.sqrt(2 / ns)
+    pw = norm.cdf((margin - abs(diff)) / se - z) + norm.cdf((margin + abs(diff)) / se - z) - 1
+    return float(ns[np.argmax(pw >= power)]) if (pw >= power).any() else np.inf
+
+
 # %% ../nbs/02b_claims.ipynb #27bc6126
 def seeds_for_power(a: Sequence[float], # A's score per seed
                     b: Sequence[float] | float, # B's per seed, or a fixed number
                     paired: bool = False, # seeds paired (the paired t-test)
                     power: float = 0.8, alpha: float = ALPHA,
+                    margin: float | None = None, # a no-difference claim's margin: inside it, the seeds TOST needs
                    ) -> float:
     "Seeds per side a two-sided t-test needs for `power` at the effect observed here (statsmodels); inf for none."
+    " With a `margin` and the effect inside it: the seeds for equivalence (`tost_seeds`)."
     import warnings
     from statsmodels.stats.power import TTestIndPower, TTestPower
     a = np.asarray(a, float)
@@ -345,6 +365,8 @@ def seeds_for_power(a: Sequence[float], # A's score per seed
     else:
         b = np.asarray(b, float); diff, solver = a.mean() - b.mean(), TTestIndPower()
         sd = np.sqrt(((len(a) - 1) * a.var(ddof=1) + (len(b) - 1) * b.var(ddof=1)) / (len(a) + len(b) - 2))
+    if margin is not None and abs(diff) < margin: return tost_seeds(diff, sd, margin, paired or np.ndim(b) == 0,
+                                                                    power, alpha)
     if diff == 0: return np.inf
     if sd == 0: return 2.0  # no spread: any two seeds a side decide it
     es = abs(diff) / sd
@@ -521,7 +543,8 @@ def seeds(self: Claims,
         v = verdict(c.expect, ev.estimate, 1.0, None, c.margin, settled=settled)
     if v == "inconclusive (tie)" and ev.estimate != 0:
         why.append("read as a tie: leaving out one seed changes the sign of A - B")
-    power = seeds_for_power(a, b, paired=c.test == "paired-t") if "inconclusive" in v else np.nan
+    margin = c.margin if c.expect == "equal" else None  # a no-difference claim: the seeds that would show equivalence
+    power = seeds_for_power(a, b, paired=c.test == "paired-t", margin=margin) if "inconclusive" in v else np.nan
     return self._add(c, v, "; ".join(r for r in why if r), ev, computed_by, **{"seeds for 80% power": power})
 
 # %% ../nbs/02b_claims.ipynb #69a8a047
