@@ -230,8 +230,9 @@ def pooled_mcnemar(a_correct, # (seeds, examples) 0/1: A right on example j in s
     if a.shape != b.shape: raise ValueError(f"{test} pairs seed i of A with seed i of B: shapes {a.shape} and "
                                             f"{b.shape} differ")
     r = mcnemar(a.ravel(), b.ravel()) if test == "mcnemar" else cochrans_q(np.column_stack([a.ravel(), b.ravel()]))
-    return StatResult(r.statistic, r.pvalue, a.size, f"{r.method} pooled over {len(a)} seeds (Cochran-Mantel-Haenszel, "
-                      "stratified by seed and example)", r.note)
+    how = (f"{r.method} on one prediction set" if len(a) == 1 else  # one set: no strata to pool over
+           f"{r.method} pooled over {len(a)} seeds (Cochran-Mantel-Haenszel, stratified by seed and example)")
+    return StatResult(r.statistic, r.pvalue, a.size, how, r.note)
 
 # %% ../nbs/02b_claims.ipynb #32a4b3f7
 EXAMPLE_TESTS = ("bootstrap", "mcnemar", "cochran")  # tests over test examples (of every seed)
@@ -254,14 +255,16 @@ def over_examples(gold: Sequence[int], # (examples,) gold ids
     C = num_classes or int(max(g.max(), pa.max(), pb.max())) + 1
     sa, sb = (metric_from_confusion(confusion_batch(g, x, C), m) for x in (pa, pb))  # per seed
     settled = sign_settled(sa, sb, paired=test != "bootstrap") if min(len(sa), len(sb)) > 1 else None
-    n = f"{len(g)} examples x {len(pa)} + {len(pb)} seeds"
-    if test == "bootstrap": return Evidence(n, f"bootstrap over seeds and examples ({n_resamples} resamples)",
+    one = len(pa) == len(pb) == 1  # one prediction set a side (released predictions): the examples are the only sample
+    n = f"{len(g)} examples (one prediction set a side)" if one else f"{len(g)} examples x {len(pa)} + {len(pb)} seeds"
+    if test == "bootstrap": return Evidence(n, f"bootstrap over {'' if one else 'seeds and '}examples ({n_resamples} "
+                                            "resamples)",
                                             float(sa.mean()), float(sb.mean()), est, lo, hi, p, p_equivalent=p_eq,
                                             sign_settled=settled)
     pooled = pooled_mcnemar(pa == g, pb == g, test)
     runs = [mcnemar(x == g, y == g) if test == "mcnemar" else cochrans_q(np.column_stack([x == g, y == g]))
             for x, y in zip(pa, pb)]
-    note = "per seed pair (shown, not combined): " + ", ".join(f"p = {r.pvalue:.3g}" for r in runs)
+    note = "" if one else "per seed pair (shown, not combined): " + ", ".join(f"p = {r.pvalue:.3g}" for r in runs)
     return Evidence(n, pooled.method, float(sa.mean()), float(sb.mean()), est, lo, hi, pooled.pvalue,
                     pooled.statistic, p_eq, note=note, sign_settled=settled)
 
@@ -404,9 +407,10 @@ def _compared(c: Claim) -> str:
     within = f" within \u00b1{c.margin:g}" if c.expect == "equal" and c.margin is not None else ""
     return f"{c.a} {rel} {c.b}{within}" + (f" ({c.metric})" if c.metric else "")
 
-def _no_margin(c: Claim) -> str:
+def _no_margin(c: Claim, v: str) -> str:
+    "Why an undecided no-difference claim without a margin stays undecided (nothing to say once a difference is found)."
     return ("no equivalence margin: a non-significant difference is not evidence of no difference"
-            if c.expect == "equal" and c.margin is None else "")
+            if c.expect == "equal" and c.margin is None and "inconclusive" in v else "")
 
 def _paper_test_note(c: Claim) -> str:
     "What the paper's own test could reach at the runs it had, when that is above the p it states."
@@ -531,7 +535,7 @@ def seeds(self: Claims,
     ev = over_seeds(a, b, c.test, c.margin if c.expect == "equal" else None, self.aso_iterations, self.seed)
     settled = ev.sign_settled is not False
     v = verdict(c.expect, ev.estimate, ev.p, ev.p_equivalent, c.margin, settled=settled)
-    why = [_no_margin(c)]
+    why = [_no_margin(c, v)]
     # only a significant verdict can be undone by one seed: the one-seed-out tests run for those alone
     loo = one_seed_out(c.expect, a, b, c.test, c.margin if c.expect == "equal" else None) if v in (
         "supported", "contradicted") else pd.DataFrame(columns=["verdict"])
@@ -566,7 +570,7 @@ def examples(self: Claims,
     v = verdict(c.expect, ev.estimate, ev.p, ev.p_equivalent, c.margin, settled=ev.sign_settled is not False)
     tie = ("read as a tie: leaving out one seed changes the sign of A - B"
            if v == "inconclusive (tie)" and ev.estimate != 0 else "")
-    return self._add(c, v, "; ".join(x for x in (_no_margin(c), tie, ev.note) if x), ev, computed_by)
+    return self._add(c, v, "; ".join(x for x in (_no_margin(c, v), tie, ev.note) if x), ev, computed_by)
 
 # %% ../nbs/02b_claims.ipynb #c8c4f41f
 @patch
@@ -608,7 +612,7 @@ def statistic(self: Claims,
     ev = Evidence(n, test, np.nan, np.nan, float(estimate), float(low), float(high), float(p),
                   p_equivalent=p_equivalent)
     v = verdict(c.expect, ev.estimate, ev.p, p_equivalent if c.margin is not None else None, c.margin)
-    return self._add(c, v, _no_margin(c), ev, computed_by)
+    return self._add(c, v, _no_margin(c, v), ev, computed_by)
 
 # %% ../nbs/02b_claims.ipynb #c0c1d2e4
 # a conclusion's verdict is its weakest part's, in this order (supported only if every part is)
