@@ -36,8 +36,9 @@ VERDICTS = {
                                         "significant",
     "contradicted": "significant in the other direction (over seeds: also with any one seed left out); a "
                     "no-difference claim: a significant difference in the one pooled test",
-    "not comparable here": "a system the claim rests on does not beat its own task's majority-class baseline (or its "
-                           "declared floor) on the data it was trained for; the reason gives the numbers",
+    "not comparable here": "a system the claim rests on does not beat its own task's majority-class baseline on the "
+                           "data it was trained for, or the floor declared for the data it is scored on (a model "
+                           "scored zero-shot on another task: that task's majority class); the reason gives the numbers",
     "not testable here": "what the claim needs is not here; the reason says what",
 }
 
