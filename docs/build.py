@@ -74,14 +74,19 @@ def generate(gen: Path):
     (gen / "results").mkdir()
     runs = sorted(d for d in (ROOT / "tables").iterdir() if (d / f"{d.name}.ipynb").is_file())
     for d in runs: run_page(d, gen / "results" / f"{d.name}.ipynb")
-    from nlicompendium.cli import scorecard
-    try: card = scorecard(ROOT, html=True)
+    from nlicompendium.cli import SCORECARD_FIGURE, scorecard
+    fig = ROOT / SCORECARD_FIGURE  # the committed verdict figure, where the page's ../figures/ link finds it
+    if fig.is_file(): (gen / SCORECARD_FIGURE).parent.mkdir(parents=True, exist_ok=True); shutil.copy2(fig, gen / SCORECARD_FIGURE)
+    try: card = scorecard(ROOT, html=True, figure=f"../{SCORECARD_FIGURE}" if fig.is_file() else None)
     except FileNotFoundError as e: card = f"# Scorecard\n\nNo committed run has a claims ledger yet ({e}); `nlic_reproduce` writes them.\n"
     (gen / "tables").mkdir(); (gen / "tables" / "SCORECARD.md").write_text(card)
     (gen / "_static" / "verdicts.css").write_text(
         ".verdict{padding:0 .3em;border-radius:3px;white-space:nowrap}.v-0{background:#c8efc8}.v-1{background:#e6f2d5}"
         ".v-2{background:#f2f0d5}.v-3{background:#fbe7c6}.v-4{background:#f6c6c6}.v-5{background:#dcd6ee}"
-        ".v-6{background:#e3e3e3}")  # in the order of claims.VERDICTS
+        ".v-6{background:#e3e3e3}"  # in the order of claims.VERDICTS
+        # wide tables wrap their cells instead of running off the page: every column readable without scrolling far
+        "table.docutils td,table.docutils th{white-space:normal;overflow-wrap:anywhere;vertical-align:top;min-width:5em}"
+        "table.docutils{font-size:.8em}")
     toc = lambda title, items: f"```{{toctree}}\n:caption: {title}\n:maxdepth: 1\n\n" + "\n".join(items) + "\n```\n"
     readme = (ROOT / "README.md").read_text()
     (gen / "index.md").write_text(readme + "\n" + toc("Results", ["tables/SCORECARD"] + [f"results/{d.name}" for d in runs])

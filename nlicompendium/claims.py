@@ -17,7 +17,7 @@ from .stats import StatResult, mann_whitney, paired_t, mcnemar, cochrans_q, conf
 __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'SEED_TESTS', 'EXAMPLE_TESTS', 'UNITS', 'NOT_QUOTED', 'NOT_DECLARED', 'SETTINGS',
            'KINDS', 'CLAIM_COLUMNS', 'CONCLUSION_ORDER', 'EVIDENCE_FILES', 'verdict', 'Evidence', 'aso_eps',
            'sign_settled', 'over_seeds', 'one_seed_out', 'seed_example_bootstrap', 'pooled_mcnemar', 'over_examples',
-           'Claim', 'quote_in_paper', 'seeds_for_power', 'min_attainable_p', 'Claims', 'by_conclusion',
+           'Claim', 'quote_in_paper', 'tost_seeds', 'seeds_for_power', 'min_attainable_p', 'Claims', 'by_conclusion',
            'verdict_counts', 'upgrade_claims', 'count_table', 'verdict_figure', 'load_evidence', 'write_evidence',
            'replay', 'recheck', 'recheck_caption', 'write_claims']
 
@@ -36,8 +36,9 @@ VERDICTS = {
                                         "significant",
     "contradicted": "significant in the other direction (over seeds: also with any one seed left out); a "
                     "no-difference claim: a significant difference in the one pooled test",
-    "not comparable here": "a system the claim rests on does not beat its own task's majority-class baseline (or its "
-                           "declared floor) on the data it was trained for; the reason gives the numbers",
+    "not comparable here": "a system the claim rests on does not beat its own task's majority-class baseline on the "
+                           "data it was trained for, or the floor declared for the data it is scored on (a model "
+                           "scored zero-shot on another task: that task's majority class); the reason gives the numbers",
     "not testable here": "what the claim needs is not here; the reason says what",
 }
 
@@ -230,8 +231,9 @@ def pooled_mcnemar(a_correct, # (seeds, examples) 0/1: A right on example j in s
     if a.shape != b.shape: raise ValueError(f"{test} pairs seed i of A with seed i of B: shapes {a.shape} and "
                                             f"{b.shape} differ")
     r = mcnemar(a.ravel(), b.ravel()) if test == "mcnemar" else cochrans_q(np.column_stack([a.ravel(), b.ravel()]))
-    return StatResult(r.statistic, r.pvalue, a.size, f"{r.method} pooled over {len(a)} seeds (Cochran-Mantel-Haenszel, "
-                      "stratified by seed and example)", r.note)
+    how = (f"{r.method} on one prediction set" if len(a) == 1 else  # one set: no strata to pool over
+           f"{r.method} pooled over {len(a)} seeds (Cochran-Mantel-Haenszel, stratified by seed and example)")
+    return StatResult(r.statistic, r.pvalue, a.size, how, r.note)
 
 # %% ../nbs/02b_claims.ipynb #32a4b3f7
 EXAMPLE_TESTS = ("bootstrap", "mcnemar", "cochran")  # tests over test examples (of every seed)
@@ -254,14 +256,16 @@ def over_examples(gold: Sequence[int], # (examples,) gold ids
     C = num_classes or int(max(g.max(), pa.max(), pb.max())) + 1
     sa, sb = (metric_from_confusion(confusion_batch(g, x, C), m) for x in (pa, pb))  # per seed
     settled = sign_settled(sa, sb, paired=test != "bootstrap") if min(len(sa), len(sb)) > 1 else None
-    n = f"{len(g)} examples x {len(pa)} + {len(pb)} seeds"
-    if test == "bootstrap": return Evidence(n, f"bootstrap over seeds and examples ({n_resamples} resamples)",
+    one = len(pa) == len(pb) == 1  # one prediction set a side (released predictions): the examples are the only sample
+    n = f"{len(g)} examples (one prediction set a side)" if one else f"{len(g)} examples x {len(pa)} + {len(pb)} seeds"
+    if test == "bootstrap": return Evidence(n, f"bootstrap over {'' if one else 'seeds and '}examples ({n_resamples} "
+                                            "resamples)",
                                             float(sa.mean()), float(sb.mean()), est, lo, hi, p, p_equivalent=p_eq,
                                             sign_settled=settled)
     pooled = pooled_mcnemar(pa == g, pb == g, test)
     runs = [mcnemar(x == g, y == g) if test == "mcnemar" else cochrans_q(np.column_stack([x == g, y == g]))
             for x, y in zip(pa, pb)]
-    note = "per seed pair (shown, not combined): " + ", ".join(f"p = {r.pvalue:.3g}" for r in runs)
+    note = "" if one else "per seed pair (shown, not combined): " + ", ".join(f"p = {r.pvalue:.3g}" for r in runs)
     return Evidence(n, pooled.method, float(sa.mean()), float(sb.mean()), est, lo, hi, pooled.pvalue,
                     pooled.statistic, p_eq, note=note, sign_settled=settled)
 
@@ -329,13 +333,33 @@ def quote_in_paper(quote: str, # the claim's quote; '...' (or '\u2026') marks an
         at += len(part)
     return True
 
+# %% ../nbs/02b_claims.ipynb #7373ab58
+def tost_seeds(diff: float, # the effect observed here, A - B
+               sd: float, # its spread: the pooled sd of the seeds (or of the paired differences)
+               margin: float, # the equivalence margin
+               paired: bool = False, # one sample of differences (paired seeds, or A against a number)
+               power: float = 0.8, alpha: float = ALPHA,
+              ) -> float:
+    "Seeds per side for two one-sided tests (TOST) to show equivalence within `margin` at the effect observed here."
+    " Large-sample power: Phi((m - |d|)/se - z) + Phi((m + |d|)/se - z) - 1 (Chow, Shao and Wang 2008, 3.2.3)."
+    from scipy.stats import norm
+    if abs(diff) >= margin: return np.inf  # the estimate is outside the margin: no number of seeds shows equivalence
+    if sd == 0: return 2.0
+    z, ns = norm.ppf(1 - alpha), np.arange(2, 100_001)
+    se = sd / np.sqrt(ns) if paired else sd * np.sqrt(2 / ns)
+    pw = norm.cdf((margin - abs(diff)) / se - z) + norm.cdf((margin + abs(diff)) / se - z) - 1
+    return float(ns[np.argmax(pw >= power)]) if (pw >= power).any() else np.inf
+
+
 # %% ../nbs/02b_claims.ipynb #27bc6126
 def seeds_for_power(a: Sequence[float], # A's score per seed
                     b: Sequence[float] | float, # B's per seed, or a fixed number
                     paired: bool = False, # seeds paired (the paired t-test)
                     power: float = 0.8, alpha: float = ALPHA,
+                    margin: float | None = None, # a no-difference claim's margin: inside it, the seeds TOST needs
                    ) -> float:
     "Seeds per side a two-sided t-test needs for `power` at the effect observed here (statsmodels); inf for none."
+    " With a `margin` and the effect inside it: the seeds for equivalence (`tost_seeds`)."
     import warnings
     from statsmodels.stats.power import TTestIndPower, TTestPower
     a = np.asarray(a, float)
@@ -345,6 +369,8 @@ def seeds_for_power(a: Sequence[float], # A's score per seed
     else:
         b = np.asarray(b, float); diff, solver = a.mean() - b.mean(), TTestIndPower()
         sd = np.sqrt(((len(a) - 1) * a.var(ddof=1) + (len(b) - 1) * b.var(ddof=1)) / (len(a) + len(b) - 2))
+    if margin is not None and abs(diff) < margin: return tost_seeds(diff, sd, margin, paired or np.ndim(b) == 0,
+                                                                    power, alpha)
     if diff == 0: return np.inf
     if sd == 0: return 2.0  # no spread: any two seeds a side decide it
     es = abs(diff) / sd
@@ -382,9 +408,10 @@ def _compared(c: Claim) -> str:
     within = f" within \u00b1{c.margin:g}" if c.expect == "equal" and c.margin is not None else ""
     return f"{c.a} {rel} {c.b}{within}" + (f" ({c.metric})" if c.metric else "")
 
-def _no_margin(c: Claim) -> str:
+def _no_margin(c: Claim, v: str) -> str:
+    "Why an undecided no-difference claim without a margin stays undecided (nothing to say once a difference is found)."
     return ("no equivalence margin: a non-significant difference is not evidence of no difference"
-            if c.expect == "equal" and c.margin is None else "")
+            if c.expect == "equal" and c.margin is None and "inconclusive" in v else "")
 
 def _paper_test_note(c: Claim) -> str:
     "What the paper's own test could reach at the runs it had, when that is above the p it states."
@@ -509,7 +536,7 @@ def seeds(self: Claims,
     ev = over_seeds(a, b, c.test, c.margin if c.expect == "equal" else None, self.aso_iterations, self.seed)
     settled = ev.sign_settled is not False
     v = verdict(c.expect, ev.estimate, ev.p, ev.p_equivalent, c.margin, settled=settled)
-    why = [_no_margin(c)]
+    why = [_no_margin(c, v)]
     # only a significant verdict can be undone by one seed: the one-seed-out tests run for those alone
     loo = one_seed_out(c.expect, a, b, c.test, c.margin if c.expect == "equal" else None) if v in (
         "supported", "contradicted") else pd.DataFrame(columns=["verdict"])
@@ -521,7 +548,8 @@ def seeds(self: Claims,
         v = verdict(c.expect, ev.estimate, 1.0, None, c.margin, settled=settled)
     if v == "inconclusive (tie)" and ev.estimate != 0:
         why.append("read as a tie: leaving out one seed changes the sign of A - B")
-    power = seeds_for_power(a, b, paired=c.test == "paired-t") if "inconclusive" in v else np.nan
+    margin = c.margin if c.expect == "equal" else None  # a no-difference claim: the seeds that would show equivalence
+    power = seeds_for_power(a, b, paired=c.test == "paired-t", margin=margin) if "inconclusive" in v else np.nan
     return self._add(c, v, "; ".join(r for r in why if r), ev, computed_by, **{"seeds for 80% power": power})
 
 # %% ../nbs/02b_claims.ipynb #69a8a047
@@ -543,7 +571,7 @@ def examples(self: Claims,
     v = verdict(c.expect, ev.estimate, ev.p, ev.p_equivalent, c.margin, settled=ev.sign_settled is not False)
     tie = ("read as a tie: leaving out one seed changes the sign of A - B"
            if v == "inconclusive (tie)" and ev.estimate != 0 else "")
-    return self._add(c, v, "; ".join(x for x in (_no_margin(c), tie, ev.note) if x), ev, computed_by)
+    return self._add(c, v, "; ".join(x for x in (_no_margin(c, v), tie, ev.note) if x), ev, computed_by)
 
 # %% ../nbs/02b_claims.ipynb #c8c4f41f
 @patch
@@ -585,7 +613,7 @@ def statistic(self: Claims,
     ev = Evidence(n, test, np.nan, np.nan, float(estimate), float(low), float(high), float(p),
                   p_equivalent=p_equivalent)
     v = verdict(c.expect, ev.estimate, ev.p, p_equivalent if c.margin is not None else None, c.margin)
-    return self._add(c, v, _no_margin(c), ev, computed_by)
+    return self._add(c, v, _no_margin(c, v), ev, computed_by)
 
 # %% ../nbs/02b_claims.ipynb #c0c1d2e4
 # a conclusion's verdict is its weakest part's, in this order (supported only if every part is)

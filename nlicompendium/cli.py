@@ -11,10 +11,11 @@ import pandas as pd
 from .core import project_root, atomic_write
 
 # %% auto #0
-__all__ = ['RUN_SIZES_MARK', 'JOBS', 'TABLE_EXT', 'FIGURE_EXT', 'NO_EVIDENCE', 'render_readme', 'readme_cli', 'data_cli',
-           'job_key', 'scrub_paths', 'RunLocked', 'lock_file', 'folder_lock', 'holds_run_lock', 'exits_when_locked',
-           'collect', 'cell_times', 'slowest_cells', 'reproduce', 'compare_claims', 'compare_tables', 'verify',
-           'cpu_words', 'scorecard', 'recheck_tables', 'recheck_cli', 'reproduce_cli']
+__all__ = ['RUN_SIZES_MARK', 'JOBS', 'TABLE_EXT', 'FIGURE_EXT', 'SCORECARD_FIGURE', 'NO_EVIDENCE', 'render_readme', 'readme_cli',
+           'data_cli', 'job_key', 'scrub_paths', 'RunLocked', 'lock_file', 'folder_lock', 'holds_run_lock',
+           'exits_when_locked', 'collect', 'cell_times', 'slowest_cells', 'reproduce', 'compare_claims',
+           'compare_tables', 'verify', 'cpu_words', 'committed_claims', 'scorecard', 'write_scorecard',
+           'recheck_tables', 'recheck_cli', 'reproduce_cli']
 
 # %% ../nbs/90_cli.ipynb #aa0e6954
 RUN_SIZES_MARK = "<!-- run-sizes -->"  # where the README shows `core.RUN_SIZES`
@@ -411,28 +412,36 @@ def cpu_words(machine: dict, # a manifest's `machine` entry (`core.machine_info`
     cap, forced = machine.get("torch_cpu_capability"), " (forced)" if machine.get("isa_overrides") else ""
     return machine["cpu"] + (f", {cap} kernels{forced}" if cap else "")
 
-def scorecard(root: str | Path | None = None, # project root (reads tables/*/claims.csv)
-              html: bool = False, # verdicts as coloured HTML spans (the docs site) instead of plain text (GitHub)
-              jobs=None, # the studies expected to have claims; None: `JOBS`
-             ) -> str:
-    "The scorecard: counts per paper and setting, then every claim, controls apart, from every committed `claims.csv`."
+def committed_claims(root: Path, # project root (reads tables/*/claims.csv)
+                    ) -> tuple[pd.DataFrame, list[str]]:
+    "Every committed claims table with its job, commit, profile and CPU; and the jobs whose table predates verdicts."
     import json
-    from nlicompendium.claims import NOT_QUOTED, VERDICTS, count_table, upgrade_claims, verdict_counts
-    root = Path(root or project_root()); parts, PN = [], "paper's numbers"
+    from nlicompendium.claims import upgrade_claims
     frames, stale = [], []
-    for p in sorted((root / "tables").glob("*/claims.csv")):
+    for p in sorted((Path(root) / "tables").glob("*/claims.csv")):
         if "verdict" not in pd.read_csv(p, nrows=0).columns: stale.append(p.parent.name); continue
         m = json.loads((p.parent / "manifest.json").read_text()) if (p.parent / "manifest.json").is_file() else {}
         frames.append(upgrade_claims(pd.read_csv(p)).assign(  # a table from before quotes: 'not yet quoted'
             job=p.parent.name, commit=(m.get("git") or {}).get("commit", "")[:8],
             profile=(m.get("params") or {}).get("profile", "?"), cpu=cpu_words(m.get("machine") or {})))
     if not frames: raise FileNotFoundError(f"no tables/*/claims.csv under {root}")
-    allc = pd.concat(frames, ignore_index=True); ctl = allc.kind == "control"
+    return pd.concat(frames, ignore_index=True), stale
+
+def scorecard(root: str | Path | None = None, # project root (reads tables/*/claims.csv)
+              html: bool = False, # verdicts as coloured HTML spans (the docs site) instead of plain text (GitHub)
+              jobs=None, # the studies expected to have claims; None: `JOBS`
+              figure: str | None = None, # the verdict figure's path, relative to tables/ (`write_scorecard`); None: none
+             ) -> str:
+    "The scorecard: counts per paper and setting, then every claim, controls apart, from every committed `claims.csv`."
+    from nlicompendium.claims import NOT_QUOTED, VERDICTS, count_table, verdict_counts
+    root = Path(root or project_root()); parts, PN = [], "paper's numbers"
+    allc, stale = committed_claims(root); ctl = allc.kind == "control"
     esc = lambda s: "" if pd.isna(s) else str(s).replace("|", "\\|").replace("\n", " ")
     tag = lambda v: f'<span class="verdict v-{list(VERDICTS).index(v)}">{v}</span>' if html else v
     parts.append("# Scorecard: the papers' conclusions, tested here\n\nEvery claim is declared once in a study's "
                  "claims ledger, with the paper's words and the setting it was tested in, and decided by one test "
                  "over seeds (or over the test examples of every seed), never on one selected seed. The verdicts:\n")
+    if figure: parts.append(f"![The papers' conclusions by paper and setting, coloured by verdict]({figure})\n")
     parts += [f"- **{v}**: {d}" for v, d in VERDICTS.items()]
     parts.append(f"\n{len(allc)} claims from {allc.job.nunique()} studies. The papers' claims: "
                  f"{verdict_counts(allc[~ctl])}. Controls the papers did not run, counted apart: "
@@ -456,14 +465,29 @@ def scorecard(root: str | Path | None = None, # project root (reads tables/*/cla
                 parts.append(f"From `{job}` (profile {r0.profile}, commit {r0.commit}, CPU: {r0.cpu}); deviations "
                              f"that qualify these numbers: `tables/{job}/deviations.md`. "
                              f"Computed by: {esc(r0['computed by'])}\n")
-                rows = ["| claim | where | paper | here | verdict | reason | setting | level | the paper's words |",
-                        "|---|---|---|---|---|---|---|---|---|"]
+                rows = ["| claim | verdict | reason | paper | here | level | setting | where | the paper's words |",
+                        "|---|---|---|---|---|---|---|---|---|"]  # the verdict and its reason first: seen without scrolling
                 why = lambda r: "; ".join(x for x in (esc(r.reason), power(r)) if x)
-                rows += [f"| {esc(r['statement'])} | {esc(r['where'])} | {esc(r[PN])} | {esc(_here(r))} | "
-                         f"{tag(r.verdict)} | {esc(why(r))} | {esc(r.setting)} | {esc(r.level)} | {esc(r.quote)} |"
+                rows += [f"| {esc(r['statement'])} | {tag(r.verdict)} | {esc(why(r))} | {esc(r[PN])} | "
+                         f"{esc(_here(r))} | {esc(r.level)} | {esc(r.setting)} | {esc(r['where'])} | {esc(r.quote)} |"
                          for _, r in gj.iterrows()]
                 parts.append("\n".join(rows) + "\n")
     return "\n".join(parts)
+
+# %% ../nbs/90_cli.ipynb #952b99a4
+SCORECARD_FIGURE = Path("figures") / "scorecard.png"  # the scorecard's verdict figure, under the project root
+
+def write_scorecard(root: str | Path | None = None, # project root (reads tables/*/claims.csv)
+                   ) -> Path:
+    "Draw the verdict figure to `figures/scorecard.png` and write `tables/SCORECARD.md` with it on top."
+    import matplotlib.pyplot as plt
+    from nlicompendium.claims import verdict_figure
+    root = Path(root or project_root()); fig = verdict_figure(committed_claims(root)[0])
+    with atomic_write(root / SCORECARD_FIGURE, "wb") as f: fig.savefig(f, format="png", dpi=120, bbox_inches="tight")
+    plt.close(fig)
+    with atomic_write(root / "tables" / "SCORECARD.md") as f: f.write(scorecard(root, figure=f"../{SCORECARD_FIGURE}"))
+    return root / "tables" / "SCORECARD.md"
+
 
 # %% ../nbs/90_cli.ipynb #fb7938cb
 def _reopened(folder: Path):
@@ -513,8 +537,7 @@ def recheck_cli(jobs: list[str] | None = None, # jobs to recheck; None: all
     for x in r[r.status == "changed"].itertuples():
         print(f"{x.job}: {x.key}: {x[3] or '(no claim)'} -> {x[4] or '(no claim)'}")
     for x in r[(r.status == NO_EVIDENCE) | r.status.isin(failed.status)].itertuples(): print(f"{x.job}: {x.status}")
-    if len(done):
-        with atomic_write(root / "tables" / "SCORECARD.md") as f: f.write(scorecard(root))
+    if len(done): write_scorecard(root)
     print(f"{len(done)} claims of {done.job.nunique()} jobs rechecked from their evidence in "
           f"{time.perf_counter() - t0:.1f} s: {int((r.status == 'changed').sum())} verdicts changed; "
           f"{int((r.status == NO_EVIDENCE).sum())} jobs with no evidence" + (
@@ -562,9 +585,7 @@ def reproduce_cli(argv=None):
                   executor=a.executor, address=a.address, workers=a.workers, wait=a.wait)
     print(s.to_string(index=False))
     if "collected" in s:
-        try: card = scorecard()
+        try: write_scorecard()
         except FileNotFoundError as e: print(f"no scorecard: {e}")  # no study has written a claims ledger yet
-        else:
-            with atomic_write(project_root() / "tables" / "SCORECARD.md") as f: f.write(card)
-            print("tables/SCORECARD.md written")
+        else: print(f"tables/SCORECARD.md and {SCORECARD_FIGURE} written")
     return 0

@@ -213,7 +213,11 @@ def _mscinli_hub(local_error: Exception, domain_field: str | None = None) -> Dat
     if os.environ.get("NLIC_OFFLINE") or os.environ.get("HF_HUB_OFFLINE") == "1":
         raise DataFileNotFound(Path("mscinli"), f"{local_error.msg}; the Hub copy ({MSCINLI_HUB}) is not tried offline "
                                "(NLIC_OFFLINE or HF_HUB_OFFLINE is set)") from None
-    return _mscinli_from_hub(datasets.load_dataset(MSCINLI_HUB), domain_field)
+    try: hub = datasets.load_dataset(MSCINLI_HUB)
+    except (OSError, ConnectionError) as e:  # no network (a proxy, a firewall): the same error as offline, with why
+        raise DataFileNotFound(Path("mscinli"), f"{local_error.msg}; the Hub copy ({MSCINLI_HUB}) could not be reached "
+                               f"({type(e).__name__}: {e})") from e
+    return _mscinli_from_hub(hub, domain_field)
 
 # %% ../nbs/01a_data.ipynb #1f779f59
 def load_mscinli(data_dir: str | Path | None = None, # folder holding mscinli/{train,dev,test}.jsonl (or .csv)

@@ -120,7 +120,13 @@ def test_scorecard_renders(site, root, tmp_path):
         assert sum(dom.count(f">{v}</span>") for v in c.verdict.unique()) >= len(c)  # every verdict is shown, coloured
     assert "SCORECARD.html" in (site / "index.html").read_text()
     css = (site / "_static" / "verdicts.css").read_text()
-    assert ".v-0{background" in css
+    assert ".v-0{background" in css and "white-space:normal" in css  # wide cells wrap
+    if (root / "figures" / "scorecard.png").is_file():  # the verdict figure on top, before the first table
+        assert '<img alt="The papers' in dom.replace("’", "'") and dom.index("scorecard.png") < dom.index("<table")
+        assert list((site / "_images").glob("scorecard*.png"))
+    head = dom[dom.index("<th"):dom.index("</tr>", dom.index("<th"))]  # the claims table: verdict and reason first
+    cols = [c.split(">")[-1] for c in head.split("</p>")[:-1]] or [c.split(">")[-1] for c in head.split("</th>")[:-1]]
+    assert cols[:3] == ["claim", "verdict", "reason"], cols
 
 
 def test_equation_renders_offline(site, tmp_path):
