@@ -675,8 +675,9 @@ def verdict_figure(table: pd.DataFrame, # one or more claims tables (today's col
     left = np.zeros(len(ct))
     for v in ct.columns:
         ax.barh(labels, ct[v].to_numpy(), left=left, color=colours[v], label=v); left += ct[v].to_numpy()
-    ax.invert_yaxis(); ax.set_xlabel("the papers' claims"); ax.tick_params(axis="y", labelsize=7)
-    ax.legend(fontsize=7, loc="lower right", frameon=False)
+    ax.invert_yaxis(); ax.set_xlabel("the papers' conclusions (each counted once, at its weakest test)")
+    ax.tick_params(axis="y", labelsize=7)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=4, frameon=False)  # below: no bar hidden
     return fig
 
 # %% ../nbs/02b_claims.ipynb #f4e19ca7
