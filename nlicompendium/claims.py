@@ -38,7 +38,8 @@ VERDICTS = {
                     "no-difference claim: a significant difference in the one pooled test",
     "not comparable here": "a system the claim rests on does not beat its own task's majority-class baseline on the "
                            "data it was trained for, or the floor declared for the data it is scored on (a model "
-                           "scored zero-shot on another task: that task's majority class); the reason gives the numbers",
+                           "scored zero-shot on another task: that task's majority class); the reason gives the "
+                           "numbers",
     "not testable here": "what the claim needs is not here; the reason says what",
 }
 
@@ -677,7 +678,8 @@ def verdict_figure(table: pd.DataFrame, # one or more claims tables (today's col
         ax.barh(labels, ct[v].to_numpy(), left=left, color=colours[v], label=v); left += ct[v].to_numpy()
     ax.invert_yaxis(); ax.set_xlabel("the papers' conclusions (each counted once, at its weakest test)")
     ax.tick_params(axis="y", labelsize=7)
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=4, frameon=False)  # below: no bar hidden
+    # the legend below the axes, where it hides no bar
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=4, frameon=False)
     return fig
 
 # %% ../nbs/02b_claims.ipynb #f4e19ca7

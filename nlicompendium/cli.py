@@ -89,10 +89,12 @@ def job_key(notebook: str | Path, # the notebook file
 # %% ../nbs/90_cli.ipynb #eca45a54
 def scrub_paths(text: str, # an executed notebook's JSON, or any text
                 root: str | Path, # the project root
+                data_dir: str | Path | None = None, # a data folder given as `--data-dir` (besides NLIC_DATA_DIR)
                ) -> str:
     "Replace this machine's paths (environment, project root, data folder, home, temp) with placeholders."
     import os, tempfile
     for path, mark in ((Path(sys.prefix), "<env>"), (Path(root).resolve(), "<project>"),
+                       (data_dir and Path(data_dir).resolve(), "<data>"), (data_dir, "<data>"),
                        (os.environ.get("NLIC_DATA_DIR"), "<data>"), (Path.home(), "~"),
                        (Path(tempfile.gettempdir()), "<tmp>")):  # the kernel's cell files in warnings
         if path: text = text.replace(str(path), mark)
@@ -206,6 +208,7 @@ def collect(out_dir: str | Path, # a run's output folder (holds manifest.json)
             root: str | Path | None = None, # project root
             notebook: str | Path | None = None, # the run's executed notebook (papermill's output), kept with its tables
             wait: bool = False, # another run collecting this job: wait for it; False: raise `RunLocked`
+            data_dir: str | Path | None = None, # the data folder the run was given: scrubbed from manifest and notebook
            ) -> list[Path]:
     "Copy a run's tables and figures (each set with the manifest) and its executed notebook into tables/ and figures/."
     import shutil
@@ -219,9 +222,13 @@ def collect(out_dir: str | Path, # a run's output folder (holds manifest.json)
                 dest = root / kind / job; dest.parent.mkdir(parents=True, exist_ok=True)
                 tmp = staged[dest] = _staged(dest)
                 for p in (files + [out_dir / "manifest.json"]) if files else []:
-                    shutil.copy2(p, tmp / p.name); copied.append(dest / p.name); _collect_hook(tmp / p.name)
+                    if p.name == "manifest.json":  # its parameters may name this machine's folders: placeholders
+                        (tmp / p.name).write_text(scrub_paths(p.read_text(), root, data_dir))
+                    else: shutil.copy2(p, tmp / p.name)
+                    copied.append(dest / p.name); _collect_hook(tmp / p.name)
                 if kind == "tables" and notebook is not None:
-                    with atomic_write(tmp / f"{job}.ipynb") as f: f.write(scrub_paths(Path(notebook).read_text(), root))
+                    with atomic_write(tmp / f"{job}.ipynb") as f: f.write(scrub_paths(Path(notebook).read_text(), root,
+                                                                                     data_dir))
                     copied.append(dest / f"{job}.ipynb"); _collect_hook(tmp / f"{job}.ipynb")
         except BaseException:  # nothing half-written is left behind (a killed run's is removed by the next)
             for tmp in staged.values(): shutil.rmtree(tmp, ignore_errors=True)
@@ -307,7 +314,7 @@ def reproduce(jobs: list[str] | None = None, # job names (default: all of `regis
                                                       "seconds": secs}, f, indent=2)
             rows.append({"job": job, "status": "ran", "seconds": secs, "output": str(runs / job)})
         if collect_outputs: rows[-1]["collected"] = len(collect(runs / job, job, root, notebook=runs / f"{job}.ipynb",
-                                                               wait=wait))
+                                                               wait=wait, data_dir=data_dir))
     summary = pd.DataFrame(rows)
     with atomic_write(runs / "reproduce.json") as f:
         json.dump({"profile": profile, "machine": machine_info(), "jobs": rows}, f, indent=2)
@@ -430,7 +437,7 @@ def committed_claims(root: Path, # project root (reads tables/*/claims.csv)
 def scorecard(root: str | Path | None = None, # project root (reads tables/*/claims.csv)
               html: bool = False, # verdicts as coloured HTML spans (the docs site) instead of plain text (GitHub)
               jobs=None, # the studies expected to have claims; None: `JOBS`
-              figure: str | None = None, # the verdict figure's path, relative to tables/ (`write_scorecard`); None: none
+              figure: str | None = None, # the verdict figure's path from tables/ (`write_scorecard`); None: none
              ) -> str:
     "The scorecard: counts per paper and setting, then every claim, controls apart, from every committed `claims.csv`."
     from nlicompendium.claims import NOT_QUOTED, VERDICTS, count_table, verdict_counts
@@ -466,7 +473,7 @@ def scorecard(root: str | Path | None = None, # project root (reads tables/*/cla
                              f"that qualify these numbers: `tables/{job}/deviations.md`. "
                              f"Computed by: {esc(r0['computed by'])}\n")
                 rows = ["| claim | verdict | reason | paper | here | level | setting | where | the paper's words |",
-                        "|---|---|---|---|---|---|---|---|---|"]  # the verdict and its reason first: seen without scrolling
+                        "|---|---|---|---|---|---|---|---|---|"]  # verdict and reason first: seen without scrolling
                 why = lambda r: "; ".join(x for x in (esc(r.reason), power(r)) if x)
                 rows += [f"| {esc(r['statement'])} | {tag(r.verdict)} | {esc(why(r))} | {esc(r[PN])} | "
                          f"{esc(_here(r))} | {esc(r.level)} | {esc(r.setting)} | {esc(r['where'])} | {esc(r.quote)} |"
