@@ -80,6 +80,8 @@ def generate(gen: Path):
     try: card = scorecard(ROOT, html=True, figure=f"../{SCORECARD_FIGURE}" if fig.is_file() else None)
     except FileNotFoundError as e: card = f"# Scorecard\n\nNo committed run has a claims ledger yet ({e}); `nlic_reproduce` writes them.\n"
     (gen / "tables").mkdir(); (gen / "tables" / "SCORECARD.md").write_text(card)
+    referee = ROOT / "tables" / "REFEREE.md"  # the referee reads behind the scorecard: what was found, fixed, still open
+    if referee.is_file(): shutil.copy2(referee, gen / "tables" / "REFEREE.md")
     (gen / "_static" / "verdicts.css").write_text(
         ".verdict{padding:0 .3em;border-radius:3px;white-space:nowrap}.v-0{background:#c8efc8}.v-1{background:#e6f2d5}"
         ".v-2{background:#f2f0d5}.v-3{background:#fbe7c6}.v-4{background:#f6c6c6}.v-5{background:#dcd6ee}"
@@ -89,7 +91,8 @@ def generate(gen: Path):
         "table.docutils{font-size:.8em}")
     toc = lambda title, items: f"```{{toctree}}\n:caption: {title}\n:maxdepth: 1\n\n" + "\n".join(items) + "\n```\n"
     readme = (ROOT / "README.md").read_text()
-    (gen / "index.md").write_text(readme + "\n" + toc("Results", ["tables/SCORECARD"] + [f"results/{d.name}" for d in runs])
+    (gen / "index.md").write_text(readme + "\n" + toc("Results", ["tables/SCORECARD"] + (["tables/REFEREE"] if referee.is_file() else [])
+                                                       + [f"results/{d.name}" for d in runs])
                                   + toc("How-to", howtos) + toc("Library notebooks", [f"nbs/{p.stem}" for p in lib])
                                   + toc("Paper notebooks (source)", [f"nbs/{p.stem}" for p in papers])
                                   + toc("API reference", [f"api/{m}" for m in mods]) + toc("Cite", ["citation"]))

@@ -11,11 +11,11 @@ import pandas as pd
 from .core import project_root, atomic_write
 
 # %% auto #0
-__all__ = ['RUN_SIZES_MARK', 'JOBS', 'TABLE_EXT', 'FIGURE_EXT', 'SCORECARD_FIGURE', 'NO_EVIDENCE', 'render_readme', 'readme_cli',
-           'data_cli', 'job_key', 'scrub_paths', 'RunLocked', 'lock_file', 'folder_lock', 'holds_run_lock',
-           'exits_when_locked', 'collect', 'cell_times', 'slowest_cells', 'reproduce', 'compare_claims',
-           'compare_tables', 'verify', 'cpu_words', 'committed_claims', 'scorecard', 'write_scorecard',
-           'recheck_tables', 'recheck_cli', 'reproduce_cli']
+__all__ = ['RUN_SIZES_MARK', 'JOBS', 'TABLE_EXT', 'FIGURE_EXT', 'PROTOCOL_COLUMNS', 'SCORECARD_FIGURE', 'NO_EVIDENCE',
+           'render_readme', 'readme_cli', 'data_cli', 'job_key', 'scrub_paths', 'RunLocked', 'lock_file', 'folder_lock',
+           'holds_run_lock', 'exits_when_locked', 'collect', 'cell_times', 'slowest_cells', 'reproduce',
+           'compare_claims', 'compare_tables', 'verify', 'cpu_words', 'committed_claims', 'scorecard',
+           'write_scorecard', 'recheck_tables', 'recheck_cli', 'reproduce_cli']
 
 # %% ../nbs/90_cli.ipynb #aa0e6954
 RUN_SIZES_MARK = "<!-- run-sizes -->"  # where the README shows `core.RUN_SIZES`
@@ -411,6 +411,52 @@ def _here(r) -> str:
     if not pd.isna(r["ASO eps_min (A over B)"]): parts.append(f"ASO eps = {r['ASO eps_min (A over B)']:.2f}")
     return "; ".join(parts + ([f"n = {r.n}"] if isinstance(r.n, str) and r.n else []))
 
+# %% ../nbs/90_cli.ipynb #e4bccb70
+def _power(r) -> str:
+    "What would decide an inconclusive claim over seeds: the seeds per side for 80% power at its effect."
+    n = r["seeds for 80% power"]
+    return ("" if pd.isna(n) else "no effect here: no number of seeds decides it" if np.isinf(n)
+            else f"80% power needs {n:g} seeds a side")
+
+def _controls_lead(ctl: pd.DataFrame, every: pd.DataFrame, side: dict, esc) -> list[str]:
+    "A paper's section opens with what its controls show, each protocol's verdict beside it ([] when it has none)."
+    if not len(ctl): return []
+    out = ["What the controls show (the paper did not run them; counted apart, below):\n"]
+    for _, r in ctl.iterrows():
+        other = side.get(r.job)
+        o = every[(every.job == other[0]) & (every.key == r.key)] if other else every.iloc[:0]
+        alt = f"; under {other[1]}: **{o.verdict.iloc[0]}**" if len(o) else ""
+        out.append(f"- {esc(r.statement)}: **{r.verdict}**{alt}")
+    return out + [""]
+
+def _why(r, esc) -> str:
+    "A row's reason, with the seeds for 80% power where it is undecided."
+    return "; ".join(x for x in (esc(r.reason), _power(r)) if x)
+
+def _cells(r, esc, tag, alt=None) -> str:
+    "One claims row as a Markdown table row: claim, verdict, reason, `alt` (another protocol's pair), then the rest."
+    rest = [esc(r["paper's numbers"]), esc(_here(r)), esc(r.level), esc(r.setting), esc(r["where"]), esc(r.quote)]
+    return "| " + " | ".join([esc(r["statement"]), tag(r.verdict), _why(r, esc), *(alt or []), *rest]) + " |"
+
+def _job_table(job: str, gj: pd.DataFrame, every: pd.DataFrame, other, esc, tag) -> list[str]:
+    "One job's rows as a Markdown table, verdict and reason first; a column job's verdict and reason beside them."
+    r0 = gj.iloc[0]
+    head = (f"From `{job}` (profile {r0.profile}, commit {r0.commit}, CPU: {r0.cpu}); deviations that qualify these "
+            f"numbers: `tables/{job}/deviations.md`. Computed by: {esc(r0['computed by'])}")
+    o = every[(every.job == other[0]) & (every.kind == r0.kind)].set_index("key") if other else gj.iloc[:0]
+    extra = [f"verdict, {other[1]}", f"reason, {other[1]}"] if len(o) else []
+    if len(o):
+        head += (f"\n\nThe columns *{other[1]}* are `{other[0]}`'s verdicts on the same claims (commit "
+                 f"{o.iloc[0].commit}, CPU: {o.iloc[0].cpu}); its numbers: `tables/{other[0]}/claims.csv`.")
+    alt = lambda k: [tag(o.loc[k, "verdict"]), _why(o.loc[k], esc)] if k in o.index else ["", ""]
+    cols = ["claim", "verdict", "reason", *extra, "paper", "here", "level", "setting", "where", "the paper's words"]
+    rows = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]  # verdict and reason first: no scrolling
+    rows += [_cells(r, esc, tag, alt(r.key) if extra else None) for _, r in gj.iterrows()]
+    for k in [k for k in o.index if k not in set(gj.key)] if extra else []:  # claims only the column job has
+        c_ = _cells(o.loc[k], esc, tag).split(" | ", 3); rows.append(" | ".join([c_[0], "", "", c_[1], c_[2], c_[3]]))
+    return [head + "\n", "\n".join(rows) + "\n"]
+
+
 # %% ../nbs/90_cli.ipynb #148d4ae1
 def cpu_words(machine: dict, # a manifest's `machine` entry (`core.machine_info`)
              ) -> str:
@@ -430,56 +476,61 @@ def committed_claims(root: Path, # project root (reads tables/*/claims.csv)
         m = json.loads((p.parent / "manifest.json").read_text()) if (p.parent / "manifest.json").is_file() else {}
         frames.append(upgrade_claims(pd.read_csv(p)).assign(  # a table from before quotes: 'not yet quoted'
             job=p.parent.name, commit=(m.get("git") or {}).get("commit", "")[:8],
-            profile=(m.get("params") or {}).get("profile", "?"), cpu=cpu_words(m.get("machine") or {})))
+            profile=(m.get("params") or {}).get("profile", "none (data only)"), cpu=cpu_words(m.get("machine") or {})))
     if not frames: raise FileNotFoundError(f"no tables/*/claims.csv under {root}")
     return pd.concat(frames, ignore_index=True), stale
+
+PROTOCOL_COLUMNS = {  # a job whose rows are a second verdict column of another job's rows: job -> (that job, column)
+    "curriculum-ronli-official": ("curriculum-ronli", "the released code's protocol")}
+
+def _folded(allc: pd.DataFrame, columns: dict) -> tuple[pd.DataFrame, dict]:
+    "The rows counted (a column job's rows left out where its main job is here) and {main job: (column job, name)}."
+    here = set(allc.job); side = {j: c for j, c in columns.items() if j in here and c[0] in here}
+    return allc[~allc.job.isin(side)], {m: (j, name) for j, (m, name) in side.items()}
 
 def scorecard(root: str | Path | None = None, # project root (reads tables/*/claims.csv)
               html: bool = False, # verdicts as coloured HTML spans (the docs site) instead of plain text (GitHub)
               jobs=None, # the studies expected to have claims; None: `JOBS`
               figure: str | None = None, # the verdict figure's path from tables/ (`write_scorecard`); None: none
+              columns: dict = PROTOCOL_COLUMNS, # jobs shown as a second verdict column of another job's rows
              ) -> str:
-    "The scorecard: counts per paper and setting, then every claim, controls apart, from every committed `claims.csv`."
-    from nlicompendium.claims import NOT_QUOTED, VERDICTS, count_table, verdict_counts
-    root = Path(root or project_root()); parts, PN = [], "paper's numbers"
-    allc, stale = committed_claims(root); ctl = allc.kind == "control"
+    "The scorecard: conclusions per paper and setting, then every claim (controls first and apart), from claims.csv."
+    from nlicompendium.claims import NOT_QUOTED, VERDICTS, by_conclusion, count_table, verdict_counts
+    root = Path(root or project_root()); parts = []
+    every, stale = committed_claims(root); allc, side = _folded(every, columns); ctl = allc.kind == "control"
     esc = lambda s: "" if pd.isna(s) else str(s).replace("|", "\\|").replace("\n", " ")
-    tag = lambda v: f'<span class="verdict v-{list(VERDICTS).index(v)}">{v}</span>' if html else v
+    tag = lambda v: "" if pd.isna(v) else f'<span class="verdict v-{list(VERDICTS).index(v)}">{v}</span>' if html else v
+    concl = lambda t: (len(by_conclusion(t)), verdict_counts(by_conclusion(t)))  # each conclusion once, weakest test
+    nc = lambda n: f"{n} conclusion{'s' * (n != 1)}"
     parts.append("# Scorecard: the papers' conclusions, tested here\n\nEvery claim is declared once in a study's "
                  "claims ledger, with the paper's words and the setting it was tested in, and decided by one test "
                  "over seeds (or over the test examples of every seed), never on one selected seed. The verdicts:\n")
     if figure: parts.append(f"![The papers' conclusions by paper and setting, coloured by verdict]({figure})\n")
     parts += [f"- **{v}**: {d}" for v, d in VERDICTS.items()]
-    parts.append(f"\n{len(allc)} claims from {allc.job.nunique()} studies. The papers' claims: "
-                 f"{verdict_counts(allc[~ctl])}. Controls the papers did not run, counted apart: "
-                 f"{verdict_counts(allc[ctl])}.\n")
-    parts.append(count_table(allc).reset_index().to_markdown(index=False) + "\n")
+    (n_p, v_p), (n_c, v_c) = concl(allc[~ctl]), concl(allc[ctl])
+    parts.append(f"\n{n_p} conclusions of the papers, in {int((~ctl).sum())} rows from {allc.job.nunique()} studies: "
+                 f"{v_p}. Controls the papers did not run, counted apart: {n_c} ({v_c}). A conclusion tested several "
+                 "ways counts once, at its weakest test's verdict."
+                 + "".join(f" `{j}`'s verdicts are a second column of `{m}`'s rows ({name}), not counted again."
+                           for m, (j, name) in side.items()) + "\n")
+    parts.append(count_table(allc).rename(columns={"claims": "conclusions"}).reset_index().to_markdown(index=False)
+                 + "\n")
     nq = int((allc.quote == NOT_QUOTED).sum())
-    if nq: parts.append(f"{nq} of {len(allc)} claims are {NOT_QUOTED}: declared before the ledger asked for the "
+    if nq: parts.append(f"{nq} of {len(allc)} rows are {NOT_QUOTED}: declared before the ledger asked for the "
                         "paper's words, a setting and a level; their rows say so.\n")
     ran = {p.parent.name for p in (root / "tables").glob("*/manifest.json")} & set(jobs or JOBS)
-    old = sorted((set(stale) | ran) - set(allc.job))
+    old = sorted((set(stale) | ran) - set(every.job))
     if old: parts.append(f"Committed runs that predate the claims ledger (no verdicts yet): {', '.join(old)}.\n")
-    n80 = lambda r: r["seeds for 80% power"]
-    power = lambda r: ("" if pd.isna(n80(r)) else "no effect here: no number of seeds decides it" if np.isinf(n80(r))
-                       else f"80% power needs {n80(r):g} seeds a side")
     for title, sub in (("", allc[~ctl]), ("Controls the papers did not run", allc[ctl])):
         if title and len(sub): parts.append(f"# {title}\n\nNot the papers' claims; counted apart.\n")
         for paper, g in sub.groupby("paper", sort=False):
-            parts.append(f"## {paper}\n\n**{verdict_counts(g)}.**\n")
+            n_g, v_g = concl(g)
+            parts.append(f"## {paper}\n\n**{nc(n_g)} ({len(g)} row{'s' * (len(g) != 1)}): {v_g}.**\n")
+            if not title: parts += _controls_lead(allc[ctl & (allc.paper == paper)], every, side, esc)
             for job, gj in g.groupby("job", sort=False):
-                r0 = gj.iloc[0]
-                parts.append(f"From `{job}` (profile {r0.profile}, commit {r0.commit}, CPU: {r0.cpu}); deviations "
-                             f"that qualify these numbers: `tables/{job}/deviations.md`. "
-                             f"Computed by: {esc(r0['computed by'])}\n")
-                rows = ["| claim | verdict | reason | paper | here | level | setting | where | the paper's words |",
-                        "|---|---|---|---|---|---|---|---|---|"]  # verdict and reason first: seen without scrolling
-                why = lambda r: "; ".join(x for x in (esc(r.reason), power(r)) if x)
-                rows += [f"| {esc(r['statement'])} | {tag(r.verdict)} | {esc(why(r))} | {esc(r[PN])} | "
-                         f"{esc(_here(r))} | {esc(r.level)} | {esc(r.setting)} | {esc(r['where'])} | {esc(r.quote)} |"
-                         for _, r in gj.iterrows()]
-                parts.append("\n".join(rows) + "\n")
+                parts += _job_table(job, gj, every, side.get(job), esc, tag)
     return "\n".join(parts)
+
 
 # %% ../nbs/90_cli.ipynb #952b99a4
 SCORECARD_FIGURE = Path("figures") / "scorecard.png"  # the scorecard's verdict figure, under the project root
@@ -489,7 +540,8 @@ def write_scorecard(root: str | Path | None = None, # project root (reads tables
     "Draw the verdict figure to `figures/scorecard.png` and write `tables/SCORECARD.md` with it on top."
     import matplotlib.pyplot as plt
     from nlicompendium.claims import verdict_figure
-    root = Path(root or project_root()); fig = verdict_figure(committed_claims(root)[0])
+    root = Path(root or project_root())
+    fig = verdict_figure(_folded(committed_claims(root)[0], PROTOCOL_COLUMNS)[0])  # each conclusion once
     with atomic_write(root / SCORECARD_FIGURE, "wb") as f: fig.savefig(f, format="png", dpi=120, bbox_inches="tight")
     plt.close(fig)
     with atomic_write(root / "tables" / "SCORECARD.md") as f: f.write(scorecard(root, figure=f"../{SCORECARD_FIGURE}"))
