@@ -505,7 +505,8 @@ def scorecard(root: str | Path | None = None, # project root (reads tables/*/cla
     parts.append("# Scorecard: the papers' conclusions, tested here\n\nEvery claim is declared once in a study's "
                  "claims ledger, with the paper's words and the setting it was tested in, and decided by one test "
                  "over seeds (or over the test examples of every seed), never on one selected seed; a claim about the "
-                 "data, on the released data; a re-analysis, on the paper's one released prediction set. The verdicts:\n")
+                 "data, on the released data; a re-analysis, on the paper's one released prediction set. "
+                 "The verdicts:\n")
     if figure: parts.append(f"![The papers' conclusions by paper and setting, coloured by verdict]({figure})\n")
     parts += [f"- **{v}**: {d}" for v, d in VERDICTS.items()]
     (n_p, v_p), (n_c, v_c) = concl(allc[~ctl]), concl(allc[ctl])
