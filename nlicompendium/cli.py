@@ -222,9 +222,9 @@ def collect(out_dir: str | Path, # a run's output folder (holds manifest.json)
                 dest = root / kind / job; dest.parent.mkdir(parents=True, exist_ok=True)
                 tmp = staged[dest] = _staged(dest)
                 for p in (files + [out_dir / "manifest.json"]) if files else []:
+                    shutil.copy2(p, tmp / p.name)
                     if p.name == "manifest.json":  # its parameters may name this machine's folders: placeholders
                         (tmp / p.name).write_text(scrub_paths(p.read_text(), root, data_dir))
-                    else: shutil.copy2(p, tmp / p.name)
                     copied.append(dest / p.name); _collect_hook(tmp / p.name)
                 if kind == "tables" and notebook is not None:
                     with atomic_write(tmp / f"{job}.ipynb") as f: f.write(scrub_paths(Path(notebook).read_text(), root,
