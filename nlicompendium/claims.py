@@ -409,6 +409,12 @@ def _compared(c: Claim) -> str:
     within = f" within \u00b1{c.margin:g}" if c.expect == "equal" and c.margin is not None else ""
     return f"{c.a} {rel} {c.b}{within}" + (f" ({c.metric})" if c.metric else "")
 
+def _against(v: str, ev, c: Claim) -> str:
+    "Why a contradicted claim over seeds or examples is contradicted, when nothing else is said: its effect and p."
+    if v != "contradicted" or ev is None or c.unit == "data" or not np.isfinite(ev.p): return ""
+    what = "a difference" if c.expect == "equal" else "significant against the paper's direction"
+    return f"{what}: A - B = {ev.estimate:.3g}, p = {ev.p:.3g} < {ALPHA}"
+
 def _no_margin(c: Claim, v: str) -> str:
     "Why an undecided no-difference claim without a margin stays undecided (nothing to say once a difference is found)."
     return ("no equivalence margin: a non-significant difference is not evidence of no difference"
@@ -446,7 +452,7 @@ class Claims:
                 "statement": c.statement,
                 "quote": c.quote, "where": c.where, "setting": c.setting, "paper's numbers": c.paper_numbers,
                 "level": c.level, "compared": _compared(c), "unit": c.unit, "verdict": verdict_,
-                "reason": "; ".join(r for r in (low, reason, _paper_test_note(c)) if r),
+                "reason": "; ".join(r for r in (low, reason, _paper_test_note(c)) if r) or _against(verdict_, ev, c),
                 "computed by": computed_by or self.computed_by}
         if ev is not None:
             row |= {"n": ev.n, "test": ev.test, "A": ev.a, "B": ev.b, "estimate (A - B)": ev.estimate,
