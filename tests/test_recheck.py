@@ -32,8 +32,9 @@ def project(root: Path, tmp: Path) -> Path:
     "A temp project: settings.ini, one job with evidence ('new'), and a committed job's claims tables without it ('old')."
     (tmp / "tables").mkdir(parents=True); shutil.copy2(root / "settings.ini", tmp / "settings.ini")
     one_job(tmp / "tables" / "new")
-    old = next(p.parent for p in sorted((root / "tables").glob("*/claims.csv")))
-    shutil.copytree(old, tmp / "tables" / "old", ignore=shutil.ignore_patterns("*.ipynb"))
+    old = next(p.parent for p in sorted((root / "tables").glob("*/claims.csv")))  # a committed job, its evidence taken
+    from nlicompendium.claims import EVIDENCE_FILES  # away: as one committed before the ledger recorded it
+    shutil.copytree(old, tmp / "tables" / "old", ignore=shutil.ignore_patterns("*.ipynb", *EVIDENCE_FILES))
     return tmp
 
 
