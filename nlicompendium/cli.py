@@ -463,7 +463,9 @@ def cpu_words(machine: dict, # a manifest's `machine` entry (`core.machine_info`
     "The CPU a run came from and the kernels torch used on it, saying when they were forced (e.g. AVX2 on an AMX Xeon)."
     if not machine.get("cpu"): return "not recorded"
     cap, forced = machine.get("torch_cpu_capability"), " (forced)" if machine.get("isa_overrides") else ""
-    return machine["cpu"] + (f", {cap} kernels{forced}" if cap else "")
+    th = machine.get("torch_threads")  # recorded since session 16: a run's threads are part of its timing
+    return (machine["cpu"] + (f", {cap} kernels{forced}" if cap else "")
+            + (f", {th} thread{'s' * (th != 1)}" if th else ""))
 
 def committed_claims(root: Path, # project root (reads tables/*/claims.csv)
                     ) -> tuple[pd.DataFrame, list[str]]:

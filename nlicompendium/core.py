@@ -338,7 +338,7 @@ def _cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 def machine_info() -> dict:
-    "The machine a number came from: CPU model, torch's CPU kernels, forced ISA limits, GPU, driver, torch and CUDA."
+    "The machine a number came from: CPU, torch's CPU kernels and threads, forced ISA limits, GPU, driver, torch, CUDA."
     import torch
     gpu, driver = None, None
     if torch.cuda.is_available():
@@ -347,7 +347,7 @@ def machine_info() -> dict:
         with contextlib.suppress(Exception):
             driver = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
                                     capture_output=True, text=True, timeout=10).stdout.strip() or None
-    return {"cpu": _cpu_model(), "cpu_count": os.cpu_count(),
+    return {"cpu": _cpu_model(), "cpu_count": os.cpu_count(), "torch_threads": torch.get_num_threads(),
             "torch_cpu_capability": torch.backends.cpu.get_cpu_capability(), "bf16_fast": bf16_supported("cpu"),
             "isa_overrides": {k: os.environ[k] for k in ISA_OVERRIDES if k in os.environ},
             "gpu": gpu, "gpu_driver": driver,
