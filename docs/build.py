@@ -76,7 +76,8 @@ def generate(gen: Path):
     for d in runs: run_page(d, gen / "results" / f"{d.name}.ipynb")
     from nlicompendium.cli import SCORECARD_FIGURE, scorecard
     fig = ROOT / SCORECARD_FIGURE  # the committed verdict figure, where the page's ../figures/ link finds it
-    if fig.is_file(): (gen / SCORECARD_FIGURE).parent.mkdir(parents=True, exist_ok=True); shutil.copy2(fig, gen / SCORECARD_FIGURE)
+    if fig.is_file():
+        (gen / SCORECARD_FIGURE).parent.mkdir(parents=True, exist_ok=True); shutil.copy2(fig, gen / SCORECARD_FIGURE)
     try: card = scorecard(ROOT, html=True, figure=f"../{SCORECARD_FIGURE}" if fig.is_file() else None)
     except FileNotFoundError as e: card = f"# Scorecard\n\nNo committed run has a claims ledger yet ({e}); `nlic_reproduce` writes them.\n"
     (gen / "tables").mkdir(); (gen / "tables" / "SCORECARD.md").write_text(card)
@@ -91,8 +92,8 @@ def generate(gen: Path):
         "table.docutils{font-size:.8em}")
     toc = lambda title, items: f"```{{toctree}}\n:caption: {title}\n:maxdepth: 1\n\n" + "\n".join(items) + "\n```\n"
     readme = (ROOT / "README.md").read_text()
-    (gen / "index.md").write_text(readme + "\n" + toc("Results", ["tables/SCORECARD"] + (["tables/REFEREE"] if referee.is_file() else [])
-                                                       + [f"results/{d.name}" for d in runs])
+    results = ["tables/SCORECARD"] + (["tables/REFEREE"] if referee.is_file() else []) + [f"results/{d.name}" for d in runs]
+    (gen / "index.md").write_text(readme + "\n" + toc("Results", results)
                                   + toc("How-to", howtos) + toc("Library notebooks", [f"nbs/{p.stem}" for p in lib])
                                   + toc("Paper notebooks (source)", [f"nbs/{p.stem}" for p in papers])
                                   + toc("API reference", [f"api/{m}" for m in mods]) + toc("Cite", ["citation"]))

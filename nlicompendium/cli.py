@@ -433,10 +433,13 @@ def _why(r, esc) -> str:
     "A row's reason, with the seeds for 80% power where it is undecided."
     return "; ".join(x for x in (esc(r.reason), _power(r)) if x)
 
-def _cells(r, esc, tag, alt=None) -> str:
-    "One claims row as a Markdown table row: claim, verdict, reason, `alt` (another protocol's pair), then the rest."
+def _cells(r, esc, tag, alt=None, own=True) -> str:
+    "One claims row as a Markdown table row: claim, verdict, reason, `alt` (another protocol's pair), then the rest;"
+    " `own=False`: a row only the other protocol has, its verdict and reason in that protocol's columns."
+    pair = [tag(r.verdict), _why(r, esc)]
+    mid = [*pair, *(alt or [])] if own else ["", "", *pair]
     rest = [esc(r["paper's numbers"]), esc(_here(r)), esc(r.level), esc(r.setting), esc(r["where"]), esc(r.quote)]
-    return "| " + " | ".join([esc(r["statement"]), tag(r.verdict), _why(r, esc), *(alt or []), *rest]) + " |"
+    return "| " + " | ".join([esc(r["statement"]), *mid, *rest]) + " |"
 
 def _job_table(job: str, gj: pd.DataFrame, every: pd.DataFrame, other, esc, tag) -> list[str]:
     "One job's rows as a Markdown table, verdict and reason first; a column job's verdict and reason beside them."
@@ -452,8 +455,7 @@ def _job_table(job: str, gj: pd.DataFrame, every: pd.DataFrame, other, esc, tag)
     cols = ["claim", "verdict", "reason", *extra, "paper", "here", "level", "setting", "where", "the paper's words"]
     rows = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]  # verdict and reason first: no scrolling
     rows += [_cells(r, esc, tag, alt(r.key) if extra else None) for _, r in gj.iterrows()]
-    for k in [k for k in o.index if k not in set(gj.key)] if extra else []:  # claims only the column job has
-        c_ = _cells(o.loc[k], esc, tag).split(" | ", 3); rows.append(" | ".join([c_[0], "", "", c_[1], c_[2], c_[3]]))
+    rows += [_cells(o.loc[k], esc, tag, own=False) for k in o.index if extra and k not in set(gj.key)]  # its own claims
     return [head + "\n", "\n".join(rows) + "\n"]
 
 
@@ -502,7 +504,7 @@ def scorecard(root: str | Path | None = None, # project root (reads tables/*/cla
     every, stale = committed_claims(root); allc, side = _folded(every, columns); ctl = allc.kind == "control"
     esc = lambda s: "" if pd.isna(s) else str(s).replace("|", "\\|").replace("\n", " ")
     tag = lambda v: "" if pd.isna(v) else f'<span class="verdict v-{list(VERDICTS).index(v)}">{v}</span>' if html else v
-    concl = lambda t: (len(by_conclusion(t)), verdict_counts(by_conclusion(t)))  # each conclusion once, weakest test
+    concl = lambda t: (lambda b: (len(b), verdict_counts(b)))(by_conclusion(t))  # each conclusion once, weakest test
     nc = lambda n: f"{n} conclusion{'s' * (n != 1)}"
     parts.append("# Scorecard: the papers' conclusions, tested here\n\nEvery claim is declared once in a study's "
                  "claims ledger, with the paper's words and the setting it was tested in, and decided by one test "

@@ -214,7 +214,7 @@ def _mscinli_hub(local_error: Exception, domain_field: str | None = None) -> Dat
         raise DataFileNotFound(Path("mscinli"), f"{local_error.msg}; the Hub copy ({MSCINLI_HUB}) is not tried offline "
                                "(NLIC_OFFLINE or HF_HUB_OFFLINE is set)") from None
     try: hub = datasets.load_dataset(MSCINLI_HUB)
-    except (OSError, ConnectionError) as e:  # no network (a proxy, a firewall): the same error as offline, with why
+    except OSError as e:  # ConnectionError included: no network (a proxy, a firewall): as offline, with why
         raise DataFileNotFound(Path("mscinli"), f"{local_error.msg}; the Hub copy ({MSCINLI_HUB}) could not be reached "
                                f"({type(e).__name__}: {e})") from e
     return _mscinli_from_hub(hub, domain_field)
