@@ -414,6 +414,10 @@ class Results:
 
     def _record(self, name, kind, paths, **extra):
         files = {p.suffix.lstrip("."): {"path": p.name, "sha256": sha256_file(p)} for p in paths}
+        old = self.manifest["outputs"].get(name)
+        if old and {old["kind"], kind} == {"table", "figure"}:  # a figure and its data table: one entry lists both
+            if old["kind"] == "figure": extra = {k: v for k, v in old.items() if k not in ("kind", "files")}
+            files, kind = {**old["files"], **files}, "figure"
         self.manifest["outputs"][name] = {"kind": kind, "files": files, **extra}
         self.save()
         return paths

@@ -144,7 +144,8 @@ def unlisted_outputs(tables: Path) -> list[str]:
     """Files in tables/<job>/ that the job's manifest.json does not list. Allowed beside the listed outputs: what
     `cli.collect` and `cli.reproduce` write themselves (manifest.json, the executed <job>.ipynb, cell_times.csv), and the
     .csv/.md/.tex of a figure's name: `core.Results` records a table and a figure of one name under one manifest entry, the
-    figure's, so a figure's data table is listed by its name, not by its files."""
+    figure's. Runs of a library before that entry listed the table's files too (cb and mscinli, committed at library
+    eb58fb4ec52cf5d1) list the figure's files only, so their figures' data tables are allowed by name."""
     import json
     found = []
     for d in sorted(p for p in tables.iterdir() if p.is_dir()):
