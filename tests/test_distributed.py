@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 import numpy as np
+import pytest
 
 
 def free_port():
@@ -30,19 +31,25 @@ def test_two_processes(root, tmp_path):
     assert list(z["ids"]) == [f"x{i}" for i in range(75)]
 
 
-def run_trainer(root, tmp_path, strategy):
-    out = tmp_path / f"trainer-{strategy}.npz"
+@pytest.fixture(scope="module")
+def trainer_runs(root, tmp_path_factory):
+    "The three Trainer strategies in one torchrun launch (tests/dist_trainer.py): strategy -> what rank 0 saved."
+    out = tmp_path_factory.mktemp("trainer")
     launch = Path(sys.executable).parent / "torchrun"
-    cmd = [str(launch), "--nproc_per_node", "2", "--master_port", str(free_port()), str(root / "tests" / "dist_trainer.py"), str(out), strategy]
+    cmd = [str(launch), "--nproc_per_node", "2", "--master_port", str(free_port()), str(root / "tests" / "dist_trainer.py"), str(out),
+           *STRATEGIES]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env={"OMP_NUM_THREADS": "1", "PATH": str(launch.parent) + ":/usr/bin:/bin",
-                                                                             "HF_HUB_OFFLINE": "1", "NLIC_OFFLINE": "1", "HOME": str(tmp_path)})
+                                                                             "HF_HUB_OFFLINE": "1", "NLIC_OFFLINE": "1", "HOME": str(out)})
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-4000:]
-    return np.load(out)
+    return {s: np.load(out / f"trainer-{s}.npz") for s in STRATEGIES}
 
 
-def test_trainer_callback_two_processes(root, tmp_path):
+STRATEGIES = ("random", "plan", "group_by_length")  # the one whose training stops with an error last
+
+
+def test_trainer_callback_two_processes(trainer_runs):
     "DataMapCallback under transformers.Trainer in 2 processes: records gathered by index, every example in every epoch, ids in order."
-    z = run_trainer(root, tmp_path, "random")
+    z = trainer_runs["random"]
     assert int(z["world"]) == 2
     assert z["prob_gold"].shape == (75, 3) and not np.isnan(z["prob_gold"]).any()  # every example recorded in every epoch, across both processes
     assert list(z["ids"]) == [f"x{i}" for i in range(75)]
@@ -52,17 +59,17 @@ def test_trainer_callback_two_processes(root, tmp_path):
     assert z["repeats"].tolist() == [padded - 75] * 3  # 5 per epoch, measured; the bound was a whole global batch (16)
 
 
-def test_trainer_group_by_length_two_processes_is_caught(root, tmp_path):
+def test_trainer_group_by_length_two_processes_is_caught(trainer_runs):
     """transformers 5's Trainer with group_by_length in 2 processes does not show every example in every epoch after the first
     (measured here: 8 of 75 unseen in epoch 2); the callback refuses to build a data map from such epochs and names an unseen id."""
-    z = run_trainer(root, tmp_path, "group_by_length")
+    z = trainer_runs["group_by_length"]
     assert "training examples were never seen" in str(z["error"]) and "epoch 2" in str(z["error"])
 
 
-def test_trainer_batch_plan_two_processes(root, tmp_path):
+def test_trainer_batch_plan_two_processes(trainer_runs):
     """A curriculum BatchPlan under Trainer in 2 processes (accelerate deals batch i to process i mod 2): with epochs='drawn' the gathered
     coverage equals the plan's own draws counted in windows of N = 75 examples, computed here by hand from the plan."""
-    z = run_trainer(root, tmp_path, "plan")
+    z = trainer_runs["plan"]
     assert int(z["world"]) == 2
     expect, drawn = np.zeros((75, 3), int), 0
     for b in z["plan"]:
