@@ -244,22 +244,32 @@ def curriculum_parts(root: Path, job: str) -> list[Part]:
 
 
 def taxinli_split():
-    "nb 12 cell 28: TaxiNLI's pairs from MNLI train (not_mnli_dev), 10% of them by id as dev; MNLI dev as test."
+    "nb 12 cell 32: TaxiNLI's pairs from MNLI train (not_mnli_dev), 10% of them by id as dev; MNLI dev as test."
     from nlicompendium.data import id_split
     d = dataset("taxinli"); rest = d["not_mnli_dev"]
     held = id_split(rest["id"], 0.1)
     return rest.select(np.flatnonzero(~held)), rest.select(np.flatnonzero(held)), d["mnli_dev"]
 
 
+def shared_read_back(root, job: str, key: str) -> list[bool]:
+    "Per seed, whether the committed run read a shared unit back from the cache (manifest values.<key>)."
+    m = json.loads((root / "tables" / job / "manifest.json").read_text())
+    v = (m.get("values", {}).get(key) or {}).get("value") or {}
+    return [bool(x) for per_model in v.values() for x in (per_model.values() if isinstance(per_model, dict) else [per_model])]
+
+
 def taxinli_parts(root):
     sz = sizes("taxinli", "BERT")  # RUN_SIZES ('taxinli', 'BERT') cpu: 2 epochs, batch 32, 96 tokens, 5 seeds
     tr, dv, te = taxinli_split(); L, E, S = sz["max_length"], sz["epochs"], len(sz["seeds"])
-    return [Part(f"fine-tune MiniLM on {len(tr):,} pairs, {E} epochs x {S} seeds", 28, "encoder", TRAIN,
-                 pair_lengths(tr, L), E * S,
-                 cite="nb 12 cell 28; RUN_SIZES; manifest shared_units all false: trained here"),
-            Part(f"score dev ({len(dv)}) after each epoch", 28, "encoder", FORWARD, pair_lengths(dv, L), E * S),
-            Part(f"score MNLI dev ({len(te):,}) per seed", 28, "encoder", FORWARD, pair_lengths(te, L), S),
-            Part("Fig. 7: hidden states of 1,500 test pairs (all layers, one forward)", 38, "encoder", FORWARD,
+    back = shared_read_back(root, "taxinli", "shared_units")  # manifest values.shared_units: seed -> read back
+    cached = len(back) == S and all(back)
+    how = "all read back from the shared seed cache" if cached else f"{S - sum(back)} of {S} seeds trained here"
+    return [Part(f"fine-tune MiniLM on {len(tr):,} pairs, {E} epochs x {S} seeds", 32, "encoder", TRAIN,
+                 pair_lengths(tr, L), E * S, cached=cached, cite=f"nb 12 cell 32; RUN_SIZES; manifest shared_units: {how}"),
+            Part(f"score dev ({len(dv)}) after each epoch", 32, "encoder", FORWARD, pair_lengths(dv, L), E * S,
+                 cached=cached),
+            Part(f"score MNLI dev ({len(te):,}) per seed", 32, "encoder", FORWARD, pair_lengths(te, L), S, cached=cached),
+            Part("Fig. 7: hidden states of 1,500 test pairs (all layers, one forward)", 42, "encoder", FORWARD,
                  pair_lengths(te.select(range(1500)), L), 1,
                  cite="nb 12: tsne_points None -> 1500; the t-SNE (sklearn) is not GEMM work")]
 
@@ -270,23 +280,51 @@ def cb_parts(root):
     L, S = sc["max_length"], len(sc["seeds"])  # CB stage: 10 epochs, batch 8, 96 tokens, 5 seeds
     tr, dv, te = cb["train"], cb["validation"], cb["test"]
     mtr, _, mdev = taxinli_split()
-    probe_tr = pair_lengths(tr, L).tolist() + pair_lengths(dv, L).tolist()  # nb 13 cell 56: CB train + dev
-    parts = [Part(f"MNLI stage: TaxiNLI's fine-tuning, {sm['epochs']} epochs x {S} seeds", 47, "encoder", TRAIN,
+    probe_tr = pair_lengths(tr, L).tolist() + pair_lengths(dv, L).tolist()  # nb 13 cell 60: CB train + dev
+    parts = [Part(f"MNLI stage: TaxiNLI's fine-tuning, {sm['epochs']} epochs x {S} seeds", 49, "encoder", TRAIN,
                   pair_lengths(mtr, sm["max_length"]), sm["epochs"] * S, cached=True,
                   cite="manifest values.mnli_stage_shared: all 5 read back from TaxiNLI's units"),
-             Part(f"CB stage: CB only and MNLI then CB, {sc['epochs']} epochs x {S} seeds", 47, "encoder", TRAIN,
-                  pair_lengths(tr, L), sc["epochs"] * 2 * S, cite="nb 13 cell 47: two fit() a seed"),
-             Part("score CB dev after each epoch", 47, "encoder", FORWARD, pair_lengths(dv, L), sc["epochs"] * 2 * S),
-             Part("score CB test: 3 models a seed", 47, "encoder", FORWARD, pair_lengths(te, L), 3 * S),
-             Part("score MNLI dev: MNLI+CB every seed, CB only the selected one", 47, "encoder", FORWARD,
-                  pair_lengths(mdev, sm["max_length"]), S + 1, cite="nb 13 cell 47, labels_of(...)"),
-             Part("Fig. 2: all layers' [CLS] of the probe pairs and CB test", 56, "encoder", FORWARD,
+             Part(f"CB stage: CB only and MNLI then CB, {sc['epochs']} epochs x {S} seeds", 49, "encoder", TRAIN,
+                  pair_lengths(tr, L), sc["epochs"] * 2 * S, cite="nb 13 cell 49: two fit() a seed"),
+             Part("score CB dev after each epoch", 49, "encoder", FORWARD, pair_lengths(dv, L), sc["epochs"] * 2 * S),
+             Part("score CB test: 3 models a seed", 49, "encoder", FORWARD, pair_lengths(te, L), 3 * S),
+             Part("score MNLI dev: MNLI+CB every seed, CB only the selected one", 49, "encoder", FORWARD,
+                  pair_lengths(mdev, sm["max_length"]), S + 1, cite="nb 13 cell 49, labels_of(...)"),
+             Part("Fig. 2: all layers' [CLS] of the probe pairs and CB test", 60, "encoder", FORWARD,
                   np.array(probe_tr + pair_lengths(te, L).tolist()), 1)]
+    ep = root / "tables/cb/mnli_stage_every_pair.csv"  # its 'read from the shared cache' column, per stage
+    ep = pd.read_csv(ep, index_col=0) if ep.is_file() else None
+    if ep is not None:
+        back = ep["read from the shared cache"].astype(str).eq("True")
+        parts += every_pair_parts(te, L, sm, cached=bool(back[back.index.str.startswith("every")].all()))
     for k in range(1, 7):  # 6 layers x 2 features (factivity, environment); first_layers(k): k of the 6 layers
-        parts += [Part(f"Fig. 2 probe fine-tuning, k = {k}, 2 features", 56, "encoder", TRAIN, np.array(probe_tr),
-                       sp["epochs"] * 2, layers=k / 6, cite="nb 13 cell 56 finetune_probe; RUN_SIZES probe: 5 epochs"),
-                  Part(f"Fig. 2 probe scoring, k = {k}", 56, "encoder", FORWARD, pair_lengths(te, L), 2, layers=k / 6)]
+        parts += [Part(f"Fig. 2 probe fine-tuning, k = {k}, 2 features", 60, "encoder", TRAIN, np.array(probe_tr),
+                       sp["epochs"] * 2, layers=k / 6, cite="nb 13 cell 60 finetune_probe; RUN_SIZES probe: 5 epochs"),
+                  Part(f"Fig. 2 probe scoring, k = {k}", 60, "encoder", FORWARD, pair_lengths(te, L), 2, layers=k / 6)]
     return parts
+
+
+def every_pair_parts(cb_test, L_cb: int, sm: dict, cached: bool = False) -> list[Part]:
+    "nb 13 cell 55, the one-seed diagnostic: the MNLI stage on every MNLI pair here but a scored quarter of MNLI dev"
+    " (id_split 0.25; 10% of the rest held out to pick the epoch), and Table 4's seed 0 read back; both scored on the"
+    " quarter and on CB test."
+    from datasets import concatenate_datasets
+    from nlicompendium.data import id_split
+    tax = dataset("taxinli")
+    scored = id_split(tax["mnli_dev"]["id"], 0.25)
+    quarter = tax["mnli_dev"].select(np.flatnonzero(scored))
+    every = concatenate_datasets([tax["not_mnli_dev"], tax["mnli_dev"].select(np.flatnonzero(~scored))])
+    held = id_split(every["id"], 0.1)
+    ep_tr, ep_dv = every.select(np.flatnonzero(~held)), every.select(np.flatnonzero(held))
+    if sm.get("max_train"): ep_tr = ep_tr.select(range(min(sm["max_train"], len(ep_tr))))
+    Lm, E = sm["max_length"], sm["epochs"]
+    return [Part(f"MNLI stage on every pair but the scored quarter ({len(ep_tr):,} pairs), {E} epochs x 1 seed", 55,
+                 "encoder", TRAIN, pair_lengths(ep_tr, Lm), E, cached=cached,
+                 cite="nb 13 cell 55 (fc2b5a1's split); RUN_SIZES MNLI stage; mnli_stage_every_pair.csv: trained or read back"),
+            Part(f"its held-out tenth ({len(ep_dv):,}) after each epoch", 55, "encoder", FORWARD, pair_lengths(ep_dv, Lm), E,
+                 cached=cached),
+            Part(f"both stages' seed 0 on the scored quarter ({len(quarter):,}) and CB test", 55, "encoder", FORWARD,
+                 np.concatenate([pair_lengths(quarter, Lm), pair_lengths(cb_test, L_cb)]), 2)]
 
 
 def mscinli_parts(root):
@@ -299,23 +337,23 @@ def mscinli_parts(root):
     ltr, ldv, lte = pair_lengths(tr, L), pair_lengths(dv, L), pair_lengths(te, L)
     sent = lambda ds: np.concatenate([sentence_lengths(ds["premise"], sl["max_length"]),
                                       sentence_lengths(ds["hypothesis"], sl["max_length"])])  # separate encoding
-    parts = [Part(f"Tables 3-4: fine-tune MiniLM, {len(tr):,} pairs, {E} epochs x {S} seeds", 42, "encoder", TRAIN, ltr,
-                  E * S, cite="nb 14 cell 42; RUN_SIZES ('mscinli', 'PLMs'): patience None on cpu, all epochs run"),
-             Part("Tables 3-4: score dev after each epoch, test per seed", 42, "encoder", FORWARD,
+    parts = [Part(f"Tables 3-4: fine-tune MiniLM, {len(tr):,} pairs, {E} epochs x {S} seeds", 45, "encoder", TRAIN, ltr,
+                  E * S, cite="nb 14 cell 45; RUN_SIZES ('mscinli', 'PLMs'): patience None on cpu, all epochs run"),
+             Part("Tables 3-4: score dev after each epoch, test per seed", 45, "encoder", FORWARD,
                   np.concatenate([np.tile(ldv, E), lte]), S),
-             Part(f"Tables 3-4: BiLSTM, {sl['epochs']} epochs x {S} seeds", 42, "lstm", TRAIN, sent(tr),
+             Part(f"Tables 3-4: BiLSTM, {sl['epochs']} epochs x {S} seeds", 45, "lstm", TRAIN, sent(tr),
                   sl["epochs"] * S,
                   cite="RUN_SIZES BiLSTM: 8 epochs (patience 3: an upper bound), 64 tokens a sentence"),
-             Part("Tables 3-4: BiLSTM scoring", 42, "lstm", FORWARD,
+             Part("Tables 3-4: BiLSTM scoring", 45, "lstm", FORWARD,
                   np.concatenate([np.tile(sent(dv), sl["epochs"]), sent(te)]), S)]
-    t7 = pd.read_csv(root / "tables/mscinli/table7_subsets.csv").query("subset != '100%'")  # 100% is cell 42's run
+    t7 = pd.read_csv(root / "tables/mscinli/table7_subsets.csv").query("subset != '100%'")  # 100% is cell 45's run
     for _, r in t7.iterrows():  # a subset's pairs: the training set's mean length
-        parts += [Part(f"Table 7: {r['subset']} ({r['train pairs']} pairs), {E} epochs x {S} seeds", 48, "encoder",
+        parts += [Part(f"Table 7: {r['subset']} ({r['train pairs']} pairs), {E} epochs x {S} seeds", 51, "encoder",
                        TRAIN, ltr.mean() * np.ones(int(r["train pairs"])), E * S,
                        cite="table7_subsets.csv 'train pairs'"),
-                  Part(f"Table 7: {r['subset']}, scoring", 48, "encoder", FORWARD,
+                  Part(f"Table 7: {r['subset']}, scoring", 51, "encoder", FORWARD,
                        np.concatenate([np.tile(ldv, E), lte]), S)]
-    # nb 14 cell 50: 5 MNLI genres (TaxiNLI's 'all'), id_split 25% test; RUN_SIZES 'domain shift': 700 train, 250 test
+    # nb 14 cell 53: 5 MNLI genres (TaxiNLI's 'all'), id_split 25% test; RUN_SIZES 'domain shift': 700 train, 250 test
     from nlicompendium.data import id_split
     allx = dataset("taxinli")["all"]; g = np.asarray(allx["genre"])
     held = id_split(allx["id"], 0.25, salt="mscinli-genres")
@@ -324,9 +362,9 @@ def mscinli_parts(root):
     lall = pair_lengths(allx, sg["max_length"])
     for x in genres:
         tr_i, te_i = np.flatnonzero((g == x) & ~held)[:n_tr], np.flatnonzero((g == x) & held)[:sg["max_test"]]
-        parts += [Part(f"Table 8: train on {x} ({n_tr} pairs), {sg['epochs']} epochs x 1 seed", 50, "encoder", TRAIN,
+        parts += [Part(f"Table 8: train on {x} ({n_tr} pairs), {sg['epochs']} epochs x 1 seed", 53, "encoder", TRAIN,
                        lall[tr_i], sg["epochs"] * len(sg["seeds"])),
-                  Part(f"Table 8: score every genre's test pairs ({x}'s part)", 50, "encoder", FORWARD, lall[te_i],
+                  Part(f"Table 8: score every genre's test pairs ({x}'s part)", 53, "encoder", FORWARD, lall[te_i],
                        len(genres) * len(sg["seeds"]))]
     return parts
 
@@ -380,6 +418,29 @@ def gemm_rate(kind: str, reps: int | None = None, runs: int = 5, seconds: float 
     return flops / float(np.median(times)) / 1e9
 
 
+# How each committed job ran: torch's threads, and whether other work shared the 2 cores. Manifests record torch's
+# threads from a524d1f on (machine.torch_threads); the runs of the regeneration at library eb58fb4ec52cf5d1 predate
+# it, so their conditions are taken from the commits that committed them.
+RUN_CONDITIONS = {  # job -> (threads or None: not recorded, in words)
+    "curriculum-ronli": (None, "threads and load not recorded (65f9db4, session 15)"),
+    "curriculum-ronli-official": (None, "threads and load not recorded (f232149, session 15)"),
+    "curriculum-scinli": (None, "threads and load not recorded (63cf50c, session 15)"),
+    "datasets": (1, "1 thread, beside the other regenerations (fb321ad)"),
+    "taxinli": (1, "1 thread, beside the other regenerations; fine-tuning read back from the seed cache (fb321ad)"),
+    "codemixed": (1, "1 thread, beside the other regenerations (fb321ad)"),
+    "cb": (1, "1 thread, beside the other regenerations (2bcb60e)"),
+    "mscinli": (2, "2 threads; a test suite shared the cores for its first 10 minutes (session 17)"),
+}
+
+
+def run_threads(root: Path, job: str) -> tuple[int | None, str]:
+    "The threads a committed job ran with (its manifest, else RUN_CONDITIONS) and the conditions in words."
+    m = json.loads((root / "tables" / job / "manifest.json").read_text())
+    t = (m.get("machine") or {}).get("torch_threads")
+    if t: return int(t), f"{t} thread{'s' if t > 1 else ''} (manifest)"
+    return RUN_CONDITIONS.get(job, (None, "not recorded"))
+
+
 LEVERS = {  # job -> the lever, from its costliest cells (cell_times.csv) against their floors; see benchmarks/README.md
     "datasets": "no GEMM work: word-piece statistics of every data set (cell 23, 19 of 46 s on the AMD EPYC); the "
                 "tokenizer, not arithmetic, is its cost",
@@ -406,15 +467,17 @@ CELL_WHAT = {  # (job, cell) -> what the costly cell does (read in the committed
         25: "the claims ledger: each claim over every seed, ASO's bootstrap, the one-seed-out tests",
         7: "loads the tokenizer; the sentence vectors read back from the feature store",
         12: "Table 12: agreement by cartography region"}.items()},
-    ("taxinli", 28): "fine-tunes MiniLM on 2,128 pairs, 5 seeds x 2 epochs; predicts the 7,727 MNLI-dev pairs a seed",
-    ("taxinli", 38): "Fig. 7: every layer's states of 1,500 test pairs, then a t-SNE a layer (scikit-learn)",
-    ("cb", 47): "Table 4: CB only and MNLI then CB, 5 seeds (the MNLI stage read back); CB test, MNLI dev predictions",
-    ("cb", 56): "Fig. 2: 12 probe fine-tunings of the first k = 1..6 layers x 2 features, 1 seed; frozen probes",
-    ("cb", 58): "the McNemar and seed-level tests (scipy)",
-    ("mscinli", 48): "Table 7: 5 cartography subsets x 5 seeds of MiniLM fine-tuning, each scored on 4,000 test pairs",
-    ("mscinli", 42): "Tables 3-4: MiniLM fine-tuned, 5 seeds, and the BiLSTM, 5 seeds",
-    ("mscinli", 50): "Table 8's stand-in: 5 MNLI genres x 1 seed, each model scored on every genre",
-    ("mscinli", 56): "the claims ledger",
+    ("taxinli", 32): "fine-tunes MiniLM on 2,128 pairs, 5 seeds x 2 epochs (or reads them back from the shared seed "
+                     "cache); predicts the 7,727 MNLI-dev pairs a seed",
+    ("taxinli", 42): "Fig. 7: every layer's states of 1,500 test pairs, then a t-SNE a layer (scikit-learn)",
+    ("cb", 49): "Table 4: CB only and MNLI then CB, 5 seeds (the MNLI stage read back); CB test, MNLI dev predictions",
+    ("cb", 55): "the every-pair MNLI stage, seed 0 (a diagnostic), and Table 4's seed 0, on a scored quarter and CB",
+    ("cb", 60): "Fig. 2: 12 probe fine-tunings of the first k = 1..6 layers x 2 features, 1 seed; frozen probes",
+    ("cb", 62): "the claims ledger: McNemar and seed-level tests (scipy)",
+    ("mscinli", 51): "Table 7: 5 cartography subsets x 5 seeds of MiniLM fine-tuning, each scored on 4,000 test pairs",
+    ("mscinli", 45): "Tables 3-4: MiniLM fine-tuned, 5 seeds, and the BiLSTM, 5 seeds",
+    ("mscinli", 53): "Table 8's stand-in: 5 MNLI genres x 1 seed, each model scored on every genre",
+    ("mscinli", 59): "the claims ledger",
     ("codemixed", 44): "HingLID: the language tagger's training and scoring",
 }
 
@@ -424,15 +487,18 @@ def floor_table(root: Path, jobs: pd.DataFrame, rates: dict, fl: Flops, top: int
     rows, cell_rows, part_rows, by_job = [], [], [], jobs.set_index("job")
     for job, parts in workloads(root).items():
         by_cell, fresh = {}, 0.0
+        threads, how = run_threads(root, job)
+        job_rates = rates(threads) if callable(rates) else rates
         for p in parts:
             gflop = fl.of(p) / 1e9
-            s = gflop / rates[rate_kind(p)]
+            s = gflop / job_rates[rate_kind(p)]
             fresh += s
             if not p.cached: by_cell[p.cell] = by_cell.get(p.cell, 0.0) + s
             part_rows.append({"job": job, "cell": p.cell, "part": p.what, "GFLOP": round(gflop, 1),
                               "floor s": round(s, 2), "cached": p.cached, "from": p.cite})
         floor, measured = sum(by_cell.values()), float(by_job.loc[job, "seconds"])
         rows.append({"job": job, "measured s": measured, "measured on": by_job.loc[job, "machine"], "floor s": floor,
+                     "how it ran": how, "floor threads": threads or 2,
                      "x floor": measured / floor if floor > 0 and measured == measured else float("nan"),
                      "floor s, fresh caches": fresh})
         ct = root / "tables" / job / "cell_times.csv"
@@ -463,14 +529,22 @@ def print_floors(root: Path, jobs: pd.DataFrame, gemm_gflops: float | None, here
     "The floor section: rates, the per-job table, the costliest cells against their floors."
     t0 = time.perf_counter()
     fl = Flops()
-    live = {k: gemm_rate(k) for k in SHAPES}
+    before = torch.get_num_threads()
+    by_threads = {}
+    for t in ((1, 2) if here else (before,)):
+        torch.set_num_threads(t); by_threads[t] = {k: gemm_rate(k) for k in SHAPES}
+    torch.set_num_threads(before); live = by_threads[before if before in by_threads else max(by_threads)]
     print(f"\n## Each job against its arithmetic floor\n\nThis machine: {this_machine()}; load average "
-          f"{os.getloadavg()[0]:.2f}. fp32 GEMM here at the jobs' shapes (median of 5): "
-          + ", ".join(f"{k} {v:.0f} GFLOP/s" for k, v in live.items()) + ".")
+          f"{os.getloadavg()[0]:.2f}. fp32 GEMM here at the jobs' shapes (median of 5): " + "; ".join(
+              f"{t} thread{'s' if t > 1 else ''}: " + ", ".join(f"{k} {v:.0f}" for k, v in r.items()) + " GFLOP/s"
+              for t, r in by_threads.items()) + ".")
     if gemm_gflops: rates, words = dict.fromkeys(SHAPES, gemm_gflops), f"given: {gemm_gflops:g} GFLOP/s (--gemm-gflops)"
-    elif here: rates, words = live, "this machine's, measured now"
+    elif here:
+        rates = lambda threads: by_threads[min(threads or 2, max(by_threads))]  # noqa: E731
+        words = "this machine's at the job's threads (2 where not recorded), measured now"
     else: rates, words = {k: v for k, (v, _) in RECORDED_GFLOPS.items()}, f"{XEON_AVX2}, recorded"
-    print(f"Floors use {words}: " + ", ".join(f"{k} {v:.0f}" for k, v in rates.items()) + " GFLOP/s.")
+    print(f"Floors use {words}" + ("." if callable(rates) else
+                                    ": " + ", ".join(f"{k} {v:.0f}" for k, v in rates.items()) + " GFLOP/s."))
     if gemm_gflops or here:
         print("**Cross-machine ratios:** x floor below divides each job's time, measured on the machine named beside "
               "it, by a floor at the rate above, which is not that machine's unless it is named so.")
@@ -480,12 +554,13 @@ def print_floors(root: Path, jobs: pd.DataFrame, gemm_gflops: float | None, here
     table, cells, allparts = floor_table(root, jobs, rates, fl)
     table["measured s (machine)"] = [f"{m:,.0f} ({w})" if m == m else f"not recorded ({w})"
                                      for m, w in zip(table["measured s"], table["measured on"])]
-    table["floor s (rate)"] = [f"{f:,.1f} ({words.split(':')[0]})" if f else "0: no GEMM work"
-                               for f in table["floor s"]]
+    table["floor s (rate)"] = [(f"{f:,.1f} ({t} thread{'s' if t > 1 else ''})" if callable(rates) else
+                                f"{f:,.1f} ({words.split(':')[0]})") if f else "0: no GEMM work"
+                               for f, t in zip(table["floor s"], table["floor threads"])]
     table["x floor"] = [f"{x:.2f}" if x == x else "n/a" for x in table["x floor"]]
     table["lever (> 1.5x)"] = [LEVERS.get(j, "") if x == "n/a" or float(x) > 1.5 else ""
                                for j, x in zip(table.job, table["x floor"])]
-    cols = ["job", "measured s (machine)", "floor s (rate)", "x floor", "lever (> 1.5x)"]
+    cols = ["job", "measured s (machine)", "how it ran", "floor s (rate)", "x floor", "lever (> 1.5x)"]
     print(table[cols].to_markdown(index=False))
     print("\nWith the cached parts computed too (fresh caches), the floors would be: "
           + ", ".join(f"{j} {f:,.0f} s" for j, f in zip(table.job, table["floor s, fresh caches"]) if f) + ".")
