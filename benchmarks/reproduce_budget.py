@@ -255,7 +255,8 @@ def shared_read_back(root, job: str, key: str) -> list[bool]:
     "Per seed, whether the committed run read a shared unit back from the cache (manifest values.<key>)."
     m = json.loads((root / "tables" / job / "manifest.json").read_text())
     v = (m.get("values", {}).get(key) or {}).get("value") or {}
-    return [bool(x) for per_model in v.values() for x in (per_model.values() if isinstance(per_model, dict) else [per_model])]
+    return [bool(x) for per_model in v.values()
+            for x in (per_model.values() if isinstance(per_model, dict) else [per_model])]
 
 
 def taxinli_parts(root):
@@ -265,10 +266,12 @@ def taxinli_parts(root):
     cached = len(back) == S and all(back)
     how = "all read back from the shared seed cache" if cached else f"{S - sum(back)} of {S} seeds trained here"
     return [Part(f"fine-tune MiniLM on {len(tr):,} pairs, {E} epochs x {S} seeds", 32, "encoder", TRAIN,
-                 pair_lengths(tr, L), E * S, cached=cached, cite=f"nb 12 cell 32; RUN_SIZES; manifest shared_units: {how}"),
+                 pair_lengths(tr, L), E * S, cached=cached,
+                 cite=f"nb 12 cell 32; RUN_SIZES; manifest shared_units: {how}"),
             Part(f"score dev ({len(dv)}) after each epoch", 32, "encoder", FORWARD, pair_lengths(dv, L), E * S,
                  cached=cached),
-            Part(f"score MNLI dev ({len(te):,}) per seed", 32, "encoder", FORWARD, pair_lengths(te, L), S, cached=cached),
+            Part(f"score MNLI dev ({len(te):,}) per seed", 32, "encoder", FORWARD, pair_lengths(te, L), S,
+                 cached=cached),
             Part("Fig. 7: hidden states of 1,500 test pairs (all layers, one forward)", 42, "encoder", FORWARD,
                  pair_lengths(te.select(range(1500)), L), 1,
                  cite="nb 12: tsne_points None -> 1500; the t-SNE (sklearn) is not GEMM work")]
@@ -320,8 +323,10 @@ def every_pair_parts(cb_test, L_cb: int, sm: dict, cached: bool = False) -> list
     Lm, E = sm["max_length"], sm["epochs"]
     return [Part(f"MNLI stage on every pair but the scored quarter ({len(ep_tr):,} pairs), {E} epochs x 1 seed", 55,
                  "encoder", TRAIN, pair_lengths(ep_tr, Lm), E, cached=cached,
-                 cite="nb 13 cell 55 (fc2b5a1's split); RUN_SIZES MNLI stage; mnli_stage_every_pair.csv: trained or read back"),
-            Part(f"its held-out tenth ({len(ep_dv):,}) after each epoch", 55, "encoder", FORWARD, pair_lengths(ep_dv, Lm), E,
+                 cite="nb 13 cell 55 (fc2b5a1's split); RUN_SIZES MNLI stage; mnli_stage_every_pair.csv: "
+                      "trained or read back"),
+            Part(f"its held-out tenth ({len(ep_dv):,}) after each epoch", 55, "encoder", FORWARD,
+                 pair_lengths(ep_dv, Lm), E,
                  cached=cached),
             Part(f"both stages' seed 0 on the scored quarter ({len(quarter):,}) and CB test", 55, "encoder", FORWARD,
                  np.concatenate([pair_lengths(quarter, Lm), pair_lengths(cb_test, L_cb)]), 2)]
@@ -533,7 +538,7 @@ def print_floors(root: Path, jobs: pd.DataFrame, gemm_gflops: float | None, here
     by_threads = {}
     for t in ((1, 2) if here else (before,)):
         torch.set_num_threads(t); by_threads[t] = {k: gemm_rate(k) for k in SHAPES}
-    torch.set_num_threads(before); live = by_threads[before if before in by_threads else max(by_threads)]
+    torch.set_num_threads(before)
     print(f"\n## Each job against its arithmetic floor\n\nThis machine: {this_machine()}; load average "
           f"{os.getloadavg()[0]:.2f}. fp32 GEMM here at the jobs' shapes (median of 5): " + "; ".join(
               f"{t} thread{'s' if t > 1 else ''}: " + ", ".join(f"{k} {v:.0f}" for k, v in r.items()) + " GFLOP/s"

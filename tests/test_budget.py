@@ -80,5 +80,5 @@ def test_workloads_match_stated_sizes(rb, real_data, monkeypatch):
     assert [p.cached for p in w["cb"] if p.what.startswith("MNLI stage")] == [True, False]
     every = next(p for p in w["cb"] if p.what.startswith("MNLI stage on every pair"))
     assert len(every.lengths) == 7908 and every.cell == 55
-    assert [p.cached for p in w["taxinli"] if p.mode == rb.TRAIN] == [True]  # manifest shared_units: all 5 seeds read back
+    assert [p.cached for p in w["taxinli"] if p.mode == rb.TRAIN] == [True]  # manifest shared_units: all 5 read back
     assert np.isclose(sum(p.layers for p in w["cb"] if "probe fine-tuning" in p.what), 21 / 6)
