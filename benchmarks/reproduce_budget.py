@@ -434,7 +434,8 @@ RUN_CONDITIONS = {  # job -> (threads or None: not recorded, in words)
     "taxinli": (1, "1 thread, beside the other regenerations; fine-tuning read back from the seed cache (fb321ad)"),
     "codemixed": (1, "1 thread, beside the other regenerations (fb321ad)"),
     "cb": (1, "1 thread, beside the other regenerations (2bcb60e)"),
-    "mscinli": (2, "2 threads; a test suite shared the cores for its first 10 minutes (session 17)"),
+    "mscinli": (2, "2 threads; a test suite shared the cores for 10 minutes of cell 45, and a CB run (2 threads, "
+                   "stopped) for the last 28 minutes, cell 53's Table 8 among them (12a5490)"),
 }
 
 
@@ -453,9 +454,17 @@ LEVERS = {  # job -> the lever, from its costliest cells (cell_times.csv) agains
                         "(gensim, not GEMM work); the heads (cells 17, 21: 4.4-4.6x): a head step is 3.5 ms against "
                         "1.1 ms of GEMMs (head_step.py), the rest elementwise work, AdamW and Python per step; "
                         "cell 25, 49 s over 0: the claims ledger's ASO bootstrap and one-seed-out tests",
-    "curriculum-ronli-official": "the heads' per-step overhead (cells 17, 21, 23: 2.9-3.0x, 703 s over their floors): "
-                                 "Cart-CL's 4,200, Cart-Stra-CL++'s 2,500 and Cart-CL++'s 1,300 steps a seed at 3x "
-                                 "their GEMMs; cell 25, 40 s over 0: the claims ledger",
+    "curriculum-ronli-official": "the heads' per-step overhead (cells 17, 21, 23: 2.1-2.3x at 2 threads, 394 s over "
+                                 "their floors): Cart-CL's 4,200, Cart-Stra-CL++'s 2,500 and Cart-CL++'s 1,300 steps a "
+                                 "seed, each a small GEMM and its Python; cell 25, 56 s over 0: the claims ledger",
+    "taxinli": "cell 42, 107 s over its floor: Fig. 7's t-SNE, one a layer (scikit-learn, not GEMM work); the "
+               "fine-tuning was read back from the shared seed cache, so its floor is only Fig. 7's forward pass",
+    "cb": "cells 49 (1.6x) and 60 (1.9x) ran at 1 thread beside the other regenerations, so their time is an upper "
+          "bound; the probes (cell 60) train the first k layers at batch 8 on 306 pairs, where per-step overhead "
+          "weighs",
+    "mscinli": "cell 53 (Table 8, 9.7x; 340 s on the Xeon, 1,662 s here) ran beside a second job, which accounts "
+               "for at most 2x of it: the rest is unexplained until it is timed alone; cell 45 (1.8x) shared the cores"
+               " with a test suite for 10 of its 36 minutes",
     "curriculum-scinli": "the heads' per-step overhead (cells 17, 21: 4.1-4.7x, 35 s over their floors); cell 25, "
                          "5 s: the claims ledger; cell 7, 4 s: loading the tokenizer and reading the cached vectors",
     "codemixed": "no GEMM work ran (the NLI part needs GLUECoS's data: manifest nli_source None); 7 of its 13 s are "
