@@ -413,10 +413,17 @@ def _here(r) -> str:
 
 # %% ../nbs/90_cli.ipynb #e4bccb70
 def _power(r) -> str:
-    "What would decide an inconclusive claim over seeds: the seeds per side for 80% power at its effect."
+    "What would decide an inconclusive claim over seeds: the seeds per side for 80% power at its effect, and which way"
+    " they would decide it (a no-difference claim has a TOST p: equivalence inside its margin, a difference outside)."
     n = r["seeds for 80% power"]
-    return ("" if pd.isna(n) else "no effect here: no number of seeds decides it" if np.isinf(n)
-            else f"80% power needs {n:g} seeds a side")
+    if pd.isna(n): return ""
+    if np.isinf(n): return "no effect here: no number of seeds decides it"
+    equal, v = not pd.isna(r["TOST p"]), str(r.verdict)
+    what = ("to show equivalence within the margin (for the claim)" if equal and v.startswith("same direction") else
+            "to find this difference, outside the margin (against the claim)" if equal and v.startswith("opposite") else
+            "to find this effect, in the paper's direction (for the claim)" if v.startswith("same direction") else
+            "to find this opposite effect (against the claim)" if v.startswith("opposite") else "at this effect")
+    return f"80% power {what} needs {n:g} seeds a side"
 
 def _controls_lead(ctl: pd.DataFrame, every: pd.DataFrame, side: dict, esc) -> list[str]:
     "A paper's section opens with what its controls show, each protocol's verdict beside it ([] when it has none)."
