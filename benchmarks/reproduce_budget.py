@@ -319,15 +319,14 @@ def every_pair_parts(cb_test, L_cb: int, sm: dict, cached: bool = False) -> list
     every = concatenate_datasets([tax["not_mnli_dev"], tax["mnli_dev"].select(np.flatnonzero(~scored))])
     held = id_split(every["id"], 0.1)
     ep_tr, ep_dv = every.select(np.flatnonzero(~held)), every.select(np.flatnonzero(held))
-    if sm.get("max_train"): ep_tr = ep_tr.select(range(min(sm["max_train"], len(ep_tr))))
+    if sm.get("max_train"): ep_tr = ep_tr.shuffle(seed=0).select(range(min(sm["max_train"], len(ep_tr))))  # as nb 13
     Lm, E = sm["max_length"], sm["epochs"]
     return [Part(f"MNLI stage on every pair but the scored quarter ({len(ep_tr):,} pairs), {E} epochs x 1 seed", 55,
                  "encoder", TRAIN, pair_lengths(ep_tr, Lm), E, cached=cached,
                  cite="nb 13 cell 55 (fc2b5a1's split); RUN_SIZES MNLI stage; mnli_stage_every_pair.csv: "
                       "trained or read back"),
             Part(f"its held-out tenth ({len(ep_dv):,}) after each epoch", 55, "encoder", FORWARD,
-                 pair_lengths(ep_dv, Lm), E,
-                 cached=cached),
+                 pair_lengths(ep_dv, Lm), E, cached=cached),
             Part(f"both stages' seed 0 on the scored quarter ({len(quarter):,}) and CB test", 55, "encoder", FORWARD,
                  np.concatenate([pair_lengths(quarter, Lm), pair_lengths(cb_test, L_cb)]), 2)]
 
