@@ -11,9 +11,9 @@ from typing import Any, Callable, Mapping
 EXECUTORS = ("inprocess", "process", "dask", "submitit")
 
 # %% auto #0
-__all__ = ['EXECUTORS', 'LOOPBACK', 'InProcessExecutor', 'Unit', 'CloudpickleProcessPool', 'SubmititExecutor', 'gpu_count',
-           'worker_devices', 'gpu_cluster', 'local_cluster', 'open_executor', 'run_units', 'param_hash',
-           'cache_dir_for', 'cached_call']
+__all__ = ['EXECUTORS', 'WORKER_PRELOAD', 'LOOPBACK', 'InProcessExecutor', 'Unit', 'worker_context', 'CloudpickleProcessPool',
+           'SubmititExecutor', 'gpu_count', 'worker_devices', 'gpu_cluster', 'local_cluster', 'open_executor',
+           'run_units', 'param_hash', 'cache_dir_for', 'cached_call']
 
 # %% ../nbs/00a_executors.ipynb #9ca183dc
 class InProcessExecutor(Executor):
@@ -47,8 +47,25 @@ def _call_pickled(blob: bytes):
     fn, args, kwargs = cloudpickle.loads(blob)
     return fn(*args, **kwargs)
 
+WORKER_PRELOAD = ("torch", "transformers", "nlicompendium.training", "distributed")  # imported once, by the forkserver
+
+def worker_context():
+    "Worker processes' start method: forkserver with `WORKER_PRELOAD` imported once, so each worker is a fork that has"
+    " them (a spawned worker imports torch anew, ~3 CPU-s: `benchmarks/worker_start.py`); spawn where there is none."
+    import importlib.util, multiprocessing
+    if "forkserver" not in multiprocessing.get_all_start_methods(): return multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload([m for m in WORKER_PRELOAD if importlib.util.find_spec(m.split(".")[0])])
+    return ctx
+
+def _init_worker(env: dict, # the parent's environment when the pool opened (a fork starts with its server's)
+                 q=None): # a queue of devices to pin to (`_pin_device`), or None
+    "Process-pool initializer: the environment a spawned worker would have had, then its device."
+    os.environ.clear(); os.environ.update(env)
+    if q is not None: _pin_device(q)
+
 class CloudpickleProcessPool(ProcessPoolExecutor):
-    "A `ProcessPoolExecutor` of spawned processes that sends calls as cloudpickle bytes (closures can run)."
+    "A `ProcessPoolExecutor` that sends calls as cloudpickle bytes (closures can run)."
     def submit(self, fn, /, *args, **kwargs):
         "Send the call, cloudpickled, to a worker process; returns its Future."
         import cloudpickle
@@ -119,9 +136,14 @@ def local_cluster(n: int, # workers
                  ):
     "The Dask cluster `open_executor` starts here: on loopback only, worker dashboards off."
     if gpus: return gpu_cluster(n, gpus)
+    import dask
     from distributed import LocalCluster
-    return LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host=LOOPBACK,
-                        dashboard_address=None, worker_dashboard_address=None)
+    from distributed.utils import get_mp_context
+    # the workers fork from the forkserver (`worker_context`), with this process's environment as a spawned one would have
+    with dask.config.set({"distributed.worker.multiprocessing-method": worker_context().get_start_method()}):
+        get_mp_context(); worker_context()  # Dask sets its own preload once; ours (which imports Dask too) replaces it
+        return LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host=LOOPBACK, env=dict(os.environ),
+                            dashboard_address=None, worker_dashboard_address=None)
 
 # %% ../nbs/00a_executors.ipynb #b41c0a02
 def _client_security(address: str):
@@ -149,13 +171,11 @@ def open_executor(kind: str = "inprocess", # one of EXECUTORS
     n = workers or g or os.cpu_count() or 1
     if kind == "inprocess": yield InProcessExecutor(); return
     if kind == "process":
-        import multiprocessing
-        ctx = multiprocessing.get_context("spawn"); pin = {}
+        ctx, q = worker_context(), None
         if g:
             q, devs = ctx.Queue(), worker_devices(g)
             for i in range(n): q.put(devs[i % len(devs)])
-            pin = {"initializer": _pin_device, "initargs": (q,)}
-        with CloudpickleProcessPool(n, mp_context=ctx, **pin) as ex: yield ex
+        with CloudpickleProcessPool(n, mp_context=ctx, initializer=_init_worker, initargs=(dict(os.environ), q)) as ex: yield ex
         return
     if kind == "submitit":
         yield SubmititExecutor(folder or "runs/submitit", **params); return
