@@ -541,13 +541,16 @@ def truncation_report(ds, # a Dataset (or DataFrame) with premise and hypothesis
     if truncation == "error": raise ValueError("truncation='error' cuts nothing: use it to check, not to report")
     prem, hyp = list(ds["premise"]), list(ds["hypothesis"])
     if not prem: raise ValueError("no pairs to report on")
-    full, cut = tokenizer(prem, hyp), tokenize_pairs(tokenizer, prem, hyp, max_length, truncation)
+    full = tokenizer(prem, hyp)
     n = np.array([len(x) for x in full["input_ids"]])
-    p_cut = np.array([cut.sequence_ids(i).count(0) < full.sequence_ids(i).count(0) for i in range(len(prem))])
-    h_cut = np.array([cut.sequence_ids(i).count(1) < full.sequence_ids(i).count(1) for i in range(len(prem))])
+    over = np.flatnonzero(n > max_length)  # only a pair over the limit loses tokens: the others are not encoded again
+    cut = (tokenize_pairs(tokenizer, [prem[i] for i in over], [hyp[i] for i in over], max_length, truncation)
+           if len(over) else None)
+    def lost(side): return sum(cut.sequence_ids(k).count(side) < full.sequence_ids(i).count(side)
+                               for k, i in enumerate(over))
     return {"pairs": len(prem), "median length": float(np.median(n)), "max length": int(n.max()),
-            "over the limit (%)": 100 * float((n > max_length).mean()),
-            "premise cut (%)": 100 * float(p_cut.mean()), "hypothesis cut (%)": 100 * float(h_cut.mean()),
+            "over the limit (%)": 100 * len(over) / len(prem),
+            "premise cut (%)": 100 * lost(0) / len(prem), "hypothesis cut (%)": 100 * lost(1) / len(prem),
             "policy": truncation}
 
 # %% ../nbs/03_models.ipynb #102042a2
