@@ -139,7 +139,7 @@ def local_cluster(n: int, # workers
     import dask
     from distributed import LocalCluster
     from distributed.utils import get_mp_context
-    # the workers fork from the forkserver (`worker_context`), with this process's environment as a spawned one would have
+    # the workers fork from the forkserver (`worker_context`), with this process's environment, as spawned ones would
     with dask.config.set({"distributed.worker.multiprocessing-method": worker_context().get_start_method()}):
         get_mp_context(); worker_context()  # Dask sets its own preload once; ours (which imports Dask too) replaces it
         return LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host=LOOPBACK, env=dict(os.environ),
@@ -175,7 +175,8 @@ def open_executor(kind: str = "inprocess", # one of EXECUTORS
         if g:
             q, devs = ctx.Queue(), worker_devices(g)
             for i in range(n): q.put(devs[i % len(devs)])
-        with CloudpickleProcessPool(n, mp_context=ctx, initializer=_init_worker, initargs=(dict(os.environ), q)) as ex: yield ex
+        with CloudpickleProcessPool(n, mp_context=ctx, initializer=_init_worker, initargs=(dict(os.environ), q)) as ex:
+            yield ex
         return
     if kind == "submitit":
         yield SubmititExecutor(folder or "runs/submitit", **params); return
