@@ -1,6 +1,7 @@
-"""Run by tests/test_distributed.py under torchrun with 2 CPU processes: transformers.Trainer with DataMapCallback, once per
-strategy named, each from a fresh model; rank 0 saves each strategy's dynamics as <out>/trainer-<strategy>.npz. One launch
-for every strategy: a launch costs two processes' imports and the process group's start."""
+"""Run by tests/test_distributed.py under torchrun with 2 CPU processes, once per strategy named, each from a fresh model:
+"fit" trains with the library's own loop (`training.fit`, an Accelerator inside), the others with transformers.Trainer and
+DataMapCallback; rank 0 saves each strategy's dynamics as <out>/trainer-<strategy>.npz. One launch for every strategy: a
+launch costs two processes' imports and the process group's start."""
 import sys, tempfile
 import numpy as np, torch, datasets
 from transformers import AutoConfig, AutoModelForSequenceClassification, DataCollatorWithPadding, Trainer, TrainingArguments
@@ -16,6 +17,24 @@ words = "the a cat dog sat ran on mat park big small red".split()
 raw = datasets.Dataset.from_dict({"id": [f"x{i}" for i in range(n)], "text": [" ".join(rng.choice(words, rng.integers(3, 12))) for _ in range(n)],
                                   "label": rng.integers(0, 2, n).tolist()})
 ds = raw.map(lambda b: tok(b["text"], truncation=True, max_length=32), batched=True).remove_columns(["text"])
+def fit_run():
+    "The library's loop on 75 pairs (ids x0..x74), 3 epochs of batches of 8: coverage, dynamics and steps as it gathers them."
+    from datasets import ClassLabel, Features, Value
+    from nlicompendium.training import TrainConfig, fit
+    r2 = np.random.default_rng(0)
+    prem = [" ".join(r2.choice(words, r2.integers(3, 12))) for _ in range(n)]
+    lab = r2.integers(0, 2, n)
+    d = datasets.Dataset.from_dict({"id": [f"x{i}" for i in range(n)], "premise": prem, "label": lab.tolist(),
+                                    "hypothesis": [("yes " if y == 0 else "no ") + p for p, y in zip(prem, lab)]},
+                                   features=Features({"id": Value("string"), "premise": Value("string"), "label": ClassLabel(names=["yes", "no"]),
+                                                      "hypothesis": Value("string")}))
+    r = fit(d, None, TrainConfig(model="tiny", epochs=3, batch_size=8, max_length=32, lr=1e-3, bf16=False, progress=False))
+    if torch.distributed.get_rank() == 0:
+        np.savez(f"{out}/trainer-fit.npz", coverage=r.coverage, prob_gold=r.dynamics.prob_gold, ids=r.dynamics.ids, steps=r.steps,
+                 world=r.dynamics.meta["world_size"])
+    torch.distributed.barrier()
+
+
 def train(strategy):
     torch.manual_seed(0)
     model = AutoModelForSequenceClassification.from_config(AutoConfig.from_pretrained(embedded_path(), num_labels=2, **TINY_CONFIG))
@@ -38,4 +57,4 @@ def train(strategy):
     torch.distributed.barrier()
 
 
-for strategy in strategies: train(strategy)
+for strategy in strategies: fit_run() if strategy == "fit" else train(strategy)
