@@ -29,7 +29,7 @@ main: install
 	$(BIN)/papermill --engine nlic --stderr-file /dev/stderr nbs/05_curriculum.ipynb runs/05_curriculum_ronli.ipynb -p dataset ronli
 
 test: install
-	$(MAKE) lint nbtest pytest gpu-check
+	$(MAKE) lint nbtest pytest
 
 # ruff's settings are in pyproject.toml (pyflakes and pycodestyle, 150 columns, the nbdev house style allowed)
 lint:
@@ -49,6 +49,7 @@ pytest:
 	$(BIN)/pytest -q -n 2 --dist loadscope
 
 # Everything a lent GPU should be asked, as one command and one table (benchmarks/gpu_check.py, about 8 min on one H100).
+# `make test` runs its CPU form inside pytest (tests/test_gpu_check.py), in parallel with the other tests.
 # Without CUDA (CI) it runs the same steps at smoke sizes on the CPU, says so, and leaves out the two notebook steps.
 gpu-check: install
 	$(BIN)/python benchmarks/gpu_check.py $(GPU_CHECK_ARGS)
