@@ -46,7 +46,7 @@ nbtest:
 # Two pytest workers, one per core; the tests that share a paper-notebook run or a Dask cluster stay on one worker
 # (one module or class each, `--dist loadscope`), so each paper notebook still executes once.
 pytest:
-	$(BIN)/pytest -q -n 2 --dist loadscope
+	$(BIN)/pytest -q -n 2 --dist loadscope --no-loadscope-reorder
 
 # Everything a lent GPU should be asked, as one command and one table (benchmarks/gpu_check.py, about 8 min on one H100).
 # `make test` runs its CPU form inside pytest (tests/test_gpu_check.py), in parallel with the other tests.

@@ -91,3 +91,34 @@ def dask_study(smoke, cluster):
             checked.add(name)
         return out
     return run
+
+
+# The costliest scopes first (serial seconds on the 2-core EPYC, session 18; a scope is a test class, or a module's
+# functions). `make pytest` passes `--no-loadscope-reorder`, so pytest-xdist hands scopes out in this order, two to each
+# worker and then one as each finishes: the long notebook executions start at once and the tail is short tests, instead
+# of xdist's default order (most tests first), which left the rehearsals, a few long tests each, for last.
+COSTLIEST_FIRST = [
+    "test_rehearsal.py::TestRehearsalTaxiNLICBMSciNLI",    # ~90 s: three notebooks on stand-ins
+    "test_papermill.py::TestCBAndMSciNLI",                 # ~85 s
+    "test_papermill.py",                                   # ~80 s: the official protocol, the datasets job, a bad parameter
+    "test_rehearsal.py::TestRehearsalRoNLIAndCodeMixed",   # ~60 s
+    "test_papermill.py::TestRoNLI",                        # ~40 s
+    "test_docs.py",                                        # ~40 s: the Sphinx build, then Chromium
+    "test_papermill.py::TestTaxiNLIAndCodeMixed",          # ~35 s
+    "test_papermill.py::TestSciNLI",                       # ~35 s
+    "test_run_lock.py",                                    # ~30 s
+    "test_gpu_check.py",                                   # ~20 s
+    "test_fuzz_readers.py",                                # ~25 s, in many short tests
+    "test_budget.py", "test_gpu_path.py", "test_distributed.py",
+]
+
+
+def _scope(item) -> str:
+    "xdist's loadscope unit of a test: its class, else its module (the file name, without the folder)."
+    parts = item.nodeid.split("::")
+    return "::".join([parts[0].rsplit("/", 1)[-1]] + parts[1:-1][:1])
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {s: i for i, s in enumerate(COSTLIEST_FIRST)}
+    items.sort(key=lambda it: rank.get(_scope(it), len(rank)))  # stable: a scope's tests keep their order
