@@ -432,8 +432,7 @@ RUN_CONDITIONS = {  # job -> (threads or None: not recorded, in words)
     "datasets": (1, "1 thread, beside the other regenerations (fb321ad)"),
     "taxinli": (1, "1 thread, beside the other regenerations; fine-tuning read back from the seed cache (fb321ad)"),
     "codemixed": (1, "1 thread, beside the other regenerations (fb321ad)"),
-    "cb": (2, "2 threads; a serial test run, the rehearsal and notebook tests and two benchmarks shared the cores for "
-              "most of its first 50 minutes, cell 49 (22ea028)"),
+    "cb": (2, "2 threads, alone (session 18: the rerun for the referee's fixes, d606df5)"),
     "mscinli": (2, "2 threads; a test suite shared the cores for 10 minutes of cell 45, and a CB run (2 threads, "
                    "stopped) for the last 28 minutes, cell 53's Table 8 among them (12a5490)"),
 }
@@ -459,10 +458,9 @@ LEVERS = {  # job -> the lever, from its costliest cells (cell_times.csv) agains
                                  "seed, each a small GEMM and its Python; cell 25, 56 s over 0: the claims ledger",
     "taxinli": "cell 42, 107 s over its floor: Fig. 7's t-SNE, one a layer (scikit-learn, not GEMM work); the "
                "fine-tuning was read back from the shared seed cache, so its floor is only Fig. 7's forward pass",
-    "cb": "cell 49 (Table 4, 5 seeds x two CB fine-tunings of 10 epochs at batch 8, 3.3x) shared the cores with "
-          "test runs for most of its 50 minutes, so its time is an upper bound; cells 49 and 60 (the 12 probe "
-          "fine-tunings, 2.5x, run alone) train at batch 8 on 250-306 pairs, whose small GEMMs keep neither thread "
-          "busy: per-step overhead, as in the heads (head_step.py)",
+    "cb": "cells 49 (Table 4: 5 seeds x two CB fine-tunings of 10 epochs, the MNLI stage read back) and 60 (the 12 "
+          "probe fine-tunings) train at batch 8 on 250-306 pairs, whose small GEMMs keep neither thread busy: per-step "
+          "overhead, as in the heads (head_step.py)",
     "mscinli": "cell 53 (Table 8, 9.7x; 340 s on the Xeon, 1,662 s here) ran beside a second job, which accounts "
                "for at most 2x of it: the rest is unexplained until it is timed alone; cell 45 (1.8x) shared the cores"
                " with a test suite for 10 of its 36 minutes",
