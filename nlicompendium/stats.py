@@ -14,8 +14,9 @@ from scipy import stats as sps
 # %% auto #0
 __all__ = ['classification_report', 'StatResult', 'cochrans_q', 'mcnemar', 'paired_t', 'mann_whitney', 'confusion_batch',
            'metric_from_confusion', 'BootstrapResult', 'paired_bootstrap', 'permutation_test', 'bootstrap_ci',
-           'cohen_kappa', 'agreement_by_group', 'fleiss_kappa', 'fleiss_per_category', 'set_iou', 'ngrams', 'pmi',
-           'top_pmi', 'lda_coefficients', 'stars', 'logistic_regression', 'bayes_correct_given_category']
+           'cohen_kappa', 'cohen_kappa_batch', 'agreement_by_group', 'fleiss_kappa', 'fleiss_per_category', 'set_iou',
+           'ngrams', 'pmi', 'top_pmi', 'lda_coefficients', 'stars', 'logistic_regression',
+           'bayes_correct_given_category']
 
 # %% ../nbs/02a_stats.ipynb #0945c0be
 def classification_report(y_true: Sequence[int], # gold label ids
@@ -222,6 +223,7 @@ def bootstrap_ci(*samples, # paired arrays of one length (e.g. automatic and man
                  statistic: Callable, # statistic(*samples) -> float
                  n_resamples: int = 2000, level: float = 0.95, seed: int = 0,
                  method: str = "percentile", # or 'BCa', 'basic' (scipy.stats.bootstrap)
+                 vectorized: bool = False, # statistic(*samples, axis=-1) takes a batch of resamples at once
                 ) -> tuple[float, float, float]:
     "The statistic on the full sample and its paired bootstrap interval (scipy.stats.bootstrap): (estimate, low, high)."
     arrs = [np.asarray(s) for s in samples]
@@ -230,7 +232,7 @@ def bootstrap_ci(*samples, # paired arrays of one length (e.g. automatic and man
     est = float(statistic(*arrs))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # degenerate (constant) bootstrap distributions
-        ci = sps.bootstrap(tuple(arrs), statistic, paired=True, vectorized=False, n_resamples=n_resamples,
+        ci = sps.bootstrap(tuple(arrs), statistic, paired=True, vectorized=vectorized, n_resamples=n_resamples,
                            confidence_level=level,
                            method=method, random_state=seed).confidence_interval
     lo, hi = float(ci.low), float(ci.high)
@@ -250,6 +252,29 @@ def cohen_kappa(a: Sequence, # rater A's labels (e.g. automatic)
     if len(set(a.tolist()) | set(b.tolist())) == 1: return float("nan")
     return float(cohen_kappa_score(a, b, labels=labels))
 
+# %% ../nbs/02a_stats.ipynb #f6dd1a95
+def cohen_kappa_batch(a: np.ndarray, # (..., n) rater A's labels; leading axes are a batch (e.g. bootstrap resamples)
+                      b: np.ndarray, # (..., n) rater B's labels
+                      labels: Sequence | None = None, # the label set (items outside it left out); None: those in a or b
+                      axis: int = -1, # the items' axis
+                     ) -> np.ndarray:
+    "`cohen_kappa` of each row of a batch at once (`bootstrap_ci(..., vectorized=True)`); NaN at chance agreement 1."
+    a, b = np.moveaxis(np.asarray(a), axis, -1), np.moveaxis(np.asarray(b), axis, -1)
+    if a.shape != b.shape or a.shape[-1] == 0:
+        raise ValueError(f"a and b must be of one shape with items, got {a.shape} and {b.shape}")
+    lab = np.unique(np.concatenate([a.ravel(), b.ravel()])) if labels is None else np.asarray(list(labels))
+    lab = np.sort(lab)
+    ca, cb = (np.where(np.isin(x, lab), np.searchsorted(lab, x), -1) for x in (a, b))  # -1: outside the labels
+    keep = (ca >= 0) & (cb >= 0)
+    n = keep.sum(-1)
+    po = ((ca == cb) & keep).sum(-1) / n
+    pa = np.stack([((ca == k) & keep).sum(-1) for k in range(len(lab))], -1) / n[..., None]
+    pb = np.stack([((cb == k) & keep).sum(-1) for k in range(len(lab))], -1) / n[..., None]
+    pe = (pa * pb).sum(-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(np.isclose(pe, 1.0, rtol=0, atol=1e-15), np.nan, (po - pe) / (1 - pe))
+
+
 # %% ../nbs/02a_stats.ipynb #3d728332
 def agreement_by_group(a: Sequence, # rater A's labels (e.g. automatic)
                        b: Sequence, # rater B's labels (e.g. manual)
@@ -266,8 +291,10 @@ def agreement_by_group(a: Sequence, # rater A's labels (e.g. automatic)
         if not m.any():
             rows[g] = {"items": 0, "kappa": np.nan, "kappa low": np.nan, "kappa high": np.nan, "agreement": np.nan}
             continue
-        k, lo, hi = bootstrap_ci(a[m], b[m], statistic=lambda x, y: cohen_kappa(x, y, labels), n_resamples=n_resamples,
-                                 seed=seed)
+        # the group's labels, or those given: a label that a resample lacks adds nothing to either agreement
+        lab = labels if labels is not None else np.unique(np.concatenate([a[m], b[m]]))
+        k, lo, hi = bootstrap_ci(a[m], b[m], statistic=lambda x, y, axis=-1: cohen_kappa_batch(x, y, lab, axis),
+                                 n_resamples=n_resamples, seed=seed, vectorized=True)  # every resample at once
         rows[g] = {"items": int(m.sum()), "kappa": k, "kappa low": lo, "kappa high": hi,
                    "agreement": float((a[m] == b[m]).mean())}
     return pd.DataFrame(rows).T.astype({"items": int})
