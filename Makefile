@@ -28,8 +28,11 @@ main: install
 	mkdir -p runs
 	$(BIN)/papermill --engine nlic --stderr-file /dev/stderr nbs/05_curriculum.ipynb runs/05_curriculum_ronli.ipynb -p dataset ronli
 
+# The notebooks' kernels fork from one process that has imported torch, transformers, datasets and the library
+# (tests/warm_kernel.py; about 4 CPU-s less per kernel, some 30 kernels; tests/test_warm_kernel.py checks them).
 test: install
-	$(MAKE) lint nbtest pytest
+	$(MAKE) lint
+	$(BIN)/python tests/warm_kernel.py run -- $(MAKE) nbtest pytest
 
 # ruff's settings are in pyproject.toml (pyflakes and pycodestyle, 150 columns, the nbdev house style allowed)
 lint:

@@ -1,0 +1,118 @@
+"""`tests/warm_kernel.py`: a kernel forked from the warm server is the equal of an ordinary one where a notebook can tell
+(threads, environment, working directory, path, matplotlib's backend, arithmetic), falls back to an ordinary kernel where
+an import-time variable differs, passes on an interrupt, and does not outlive its launcher."""
+import json, os, signal, subprocess, sys, time
+from pathlib import Path
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import warm_kernel  # noqa: E402
+
+PROBE = [  # what a notebook can see of the process it runs in
+    "import sys\nwarm = 'transformers' in sys.modules  # a fork of the server has it already\n"
+    f"import importlib, os, json, torch, matplotlib\nfor m in {warm_kernel.PRELOAD!r}: importlib.import_module(m)  # as a study does",
+    "torch.manual_seed(0); x = torch.randn(64, 64)\n"
+    "print(json.dumps({'threads': torch.get_num_threads(), 'omp': os.environ.get('OMP_NUM_THREADS'), 'cwd': os.getcwd(),\n"
+    "  'path': sys.path, 'backend': matplotlib.get_backend(), 'sum': float((x @ x).sum()), 'marker': os.environ.get('NLIC_PROBE'),\n"
+    "  'kmp': os.environ.get('KMP_INIT_AT_FORK'), 'argv0': os.path.basename(sys.argv[0]), 'warm': warm}))",
+]
+
+
+def probe_nb(tmp_path):
+    import nbformat as nbf
+    nb = nbf.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "language": "python", "display_name": "Python 3"}})
+    nb.cells = [nbf.v4.new_code_cell(c) for c in PROBE]
+    p = tmp_path / "probe.ipynb"; nbf.write(nb, p)
+    return p
+
+
+def execute_probe(nb, env, cwd):
+    "Run the probe with papermill in a subprocess with `env`; returns what it printed."
+    out = nb.with_name(f"out{time.monotonic_ns()}.ipynb")
+    code = f"import papermill as pm; pm.execute_notebook({str(nb)!r}, {str(out)!r}, progress_bar=False, kernel_name='python3')"
+    subprocess.run([sys.executable, "-c", code], env=env, cwd=cwd, check=True, capture_output=True)
+    cell = json.loads(out.read_text())["cells"][1]
+    return json.loads("".join("".join(o["text"]) for o in cell["outputs"] if o.get("name") == "stdout"))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    "The suite's server where `make test` started one (tests/warm_kernel.py run), else one of this module's own."
+    if os.environ.get(warm_kernel.SOCKET_ENV):
+        yield {k: os.environ[k] for k in (warm_kernel.SOCKET_ENV, "JUPYTER_PATH")}
+        return
+    tmp = tmp_path_factory.mktemp("warm")
+    pid, env = warm_kernel.start_server(str(tmp))
+    yield env
+    os.killpg(pid, signal.SIGTERM); os.waitpid(pid, 0)
+
+
+def test_a_warm_kernel_is_an_ordinary_ones_equal_and_another_environment_gets_an_ordinary_one(server, tmp_path):
+    nb = probe_nb(tmp_path)
+    base = {**os.environ, **server, "OMP_NUM_THREADS": "1", "NLIC_PROBE": "x"}
+    # a variable the preloaded imports read, set otherwise than in the server: the launcher starts an ordinary kernel
+    other = "0" if os.environ.get("HF_HUB_DISABLE_TELEMETRY") == "1" else "1"
+    cold = execute_probe(nb, {**base, "HF_HUB_DISABLE_TELEMETRY": other}, tmp_path)
+    warm = execute_probe(nb, base, tmp_path)
+    assert warm.pop("warm") and not cold.pop("warm")  # the second ran in a fork, the first in a new interpreter
+    assert warm == cold, (warm, cold)
+    assert warm["threads"] == 1 and warm["marker"] == "x" and warm["cwd"] == str(tmp_path)
+    # no OMP_NUM_THREADS: torch's own default, as in a new interpreter
+    two = {k: v for k, v in base.items() if k != "OMP_NUM_THREADS"}
+    fresh = subprocess.run([sys.executable, "-c", "import torch; print(torch.get_num_threads())"], env=two, check=True,
+                           capture_output=True, text=True).stdout
+    assert execute_probe(nb, two, tmp_path)["threads"] == int(fresh)
+
+
+def launched(server, tmp_path):
+    "A kernel started through the kernelspec, as papermill starts it; returns (manager, client)."
+    from jupyter_client import KernelManager
+    env = {**os.environ, **server}
+    km = KernelManager(kernel_name="python3")
+    km.kernel_spec_manager.kernel_dirs = [str(Path(server["JUPYTER_PATH"].split(os.pathsep)[0]) / "kernels")]
+    km.start_kernel(env=env, cwd=str(tmp_path))
+    kc = km.client(); kc.start_channels(); kc.wait_for_ready(timeout=60)
+    return km, kc
+
+
+def kernel_pid(kc):
+    msg_id = kc.execute("import os, sys; print(os.getpid(), 'transformers' in sys.modules)")
+    out = ""
+    while True:
+        m = kc.get_iopub_msg(timeout=30)
+        if m["parent_header"].get("msg_id") != msg_id: continue
+        if m["msg_type"] == "stream": out += m["content"]["text"]
+        if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle": break
+    pid, warm = out.split()
+    return int(pid), warm == "True"
+
+
+def gone(pid, within=10.0):
+    t = time.monotonic()
+    while time.monotonic() - t < within:
+        try: os.kill(pid, 0)
+        except ProcessLookupError: return True
+        time.sleep(0.1)
+    return False
+
+
+def test_interrupt_reaches_the_kernel_and_a_killed_launcher_takes_it_along(server, tmp_path):
+    km, kc = launched(server, tmp_path)
+    pid, warm = kernel_pid(kc)
+    assert warm and pid != km.provisioner.process.pid  # the kernel is the fork, the launcher stands in for it
+    sleep_id = kc.execute("import time; time.sleep(60)")
+    time.sleep(1.0); km.interrupt_kernel()
+    reply = kc.get_shell_msg(timeout=20)
+    while reply["parent_header"].get("msg_id") != sleep_id: reply = kc.get_shell_msg(timeout=20)
+    assert reply["content"]["status"] == "error" and reply["content"]["ename"] == "KeyboardInterrupt"
+    os.kill(km.provisioner.process.pid, signal.SIGKILL)  # jupyter_client's last resort
+    assert gone(pid), "the kernel outlived its launcher"
+    kc.stop_channels()
+    km.cleanup_resources()
+
+
+def test_a_client_that_imported_the_library_gets_a_warm_kernel(server, tmp_path):
+    "What the preloaded imports set in the environment (scikit-learn's KMP_* variables) does not make a kernel cold."
+    env = {**os.environ, **server, "KMP_INIT_AT_FORK": "FALSE", "KMP_DUPLICATE_LIB_OK": "True"}
+    assert execute_probe(probe_nb(tmp_path), env, tmp_path)["warm"]

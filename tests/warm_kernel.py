@@ -1,0 +1,187 @@
+"""Jupyter kernels forked from a warm process, for the test suite: a kernel that papermill (or nbclient) starts imports
+torch, transformers, datasets and the library anew, about 4 CPU-seconds each time; the suite starts about 30.
+
+    python tests/warm_kernel.py run -- make nbtest pytest
+
+starts a server that imports those modules once, puts a `python3` kernelspec first on JUPYTER_PATH whose launcher asks
+the server for a fork, runs the command, and stops the server. Each kernel is then a fork of the server that becomes
+`ipykernel_launcher -f <connection file>` with the launcher's arguments, working directory, environment and standard
+streams, and torch's thread count as OMP_NUM_THREADS says. Where a kernel's environment differs from the server's in a
+variable its preloaded imports read (HF_*, TORCH_*, the CPU kernels' switches, ...), or no server answers, the launcher
+starts an ordinary kernel instead (`cold`). The launcher stays the kernel's process for jupyter_client: it passes on
+SIGINT and SIGTERM, exits when the kernel exits, and the kernel exits when the launcher dies (SIGKILL included).
+`benchmarks/warm_kernel.py` measures it; `tests/test_warm_kernel.py` checks that a warm kernel is a cold one's equal.
+"""
+from __future__ import annotations
+import json, os, signal, socket, sys
+
+PRELOAD = ("numpy", "pandas", "scipy.stats", "sklearn.metrics", "torch", "transformers", "datasets", "statsmodels.api",
+           "papermill", "nlicompendium.study", "nlicompendium.claims", "nlicompendium.models", "nlicompendium.training",
+           "ipykernel.kernelapp")
+# what the preloaded imports read from the environment when they load: a kernel whose values differ starts cold
+IMPORT_ENV = ("HF_", "HUGGINGFACE_", "TRANSFORMERS_", "TOKENIZERS_", "DATASETS_", "TORCH", "PYTORCH_", "CUDA_", "ATEN_",
+              "ONEDNN_", "DNNL_", "MKL_", "OPENBLAS_", "KMP_", "GOMP_", "PYTHON", "LD_", "MPLBACKEND", "MPLCONFIGDIR",
+              "XDG_CACHE_HOME", "HOME", "VIRTUAL_ENV")
+SOCKET_ENV = "NLIC_WARM_KERNEL"
+LAUNCHER = "ipykernel_launcher"  # the launcher module's file, as a kernel's sys.argv[0] (set by `serve`)
+
+
+def _import_env(env: dict) -> dict:
+    return {k: v for k, v in env.items() if k.startswith(IMPORT_ENV)}
+
+
+def _cold(argv: list[str]):
+    "An ordinary kernel: this process becomes `python -m ipykernel_launcher <argv>`."
+    os.execv(sys.executable, [sys.executable, "-m", "ipykernel_launcher", *argv])
+
+
+def launch(argv: list[str]):
+    "The kernelspec's command: ask the server for a fork and stand in for it, or start an ordinary kernel."
+    path = os.environ.get(SOCKET_ENV)
+    if not path: _cold(argv)
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try: s.connect(path)
+    except OSError: _cold(argv)
+    req = {"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)}
+    socket.send_fds(s, [json.dumps(req).encode() + b"\n"], [0, 1, 2])
+    reply = s.makefile("rb").readline()
+    if not reply:
+        _cold(argv)  # the server refused (another environment) or died
+    pid = int(reply)
+    def forward(signum, _frame):
+        try: os.kill(pid, signum)
+        except ProcessLookupError: pass
+        if signum != signal.SIGINT: os._exit(128 + signum)
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP): signal.signal(sig, forward)
+    while True:  # the kernel holds the other end: EOF when it exits
+        try:
+            if not s.recv(4096): break
+        except InterruptedError: continue
+    os._exit(0)
+
+
+def _child(conn: socket.socket, fds: list[int], req: dict, default_threads: int):
+    "In the fork: become the kernel `req` asks for."
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    for i, fd in enumerate(fds[:3]): os.dup2(fd, i)
+    for fd in fds: os.close(fd)
+    os.chdir(req["cwd"])
+    os.environ.clear(); os.environ.update(req["env"])
+    sys.argv = [LAUNCHER, *req["argv"]]
+    if os.environ.get("JPY_PARENT_PID"):  # what the traitlet's default would have read, had ipykernel been imported here
+        sys.argv.append(f"--IPKernelApp.parent_handle={os.environ['JPY_PARENT_PID']}")
+    import random, threading, numpy as np, torch
+    from threadpoolctl import threadpool_limits
+    random.seed(); np.random.seed()  # a fresh interpreter's unseeded generators differ from kernel to kernel
+    n = int(os.environ.get("OMP_NUM_THREADS") or default_threads)
+    torch.set_num_threads(n); threadpool_limits(n)
+    def watch():  # the launcher's end closes when it dies: so does this kernel
+        try:
+            while conn.recv(4096): pass
+        except OSError: pass
+        os._exit(1)
+    threading.Thread(target=watch, daemon=True).start()
+    from ipykernel import kernelapp
+    kernelapp.launch_new_instance()
+
+
+def serve(path: str, ready_fd: int | None = None):
+    "Import PRELOAD once, then fork a kernel for each launcher that connects to the Unix socket `path`."
+    import importlib, importlib.util, subprocess
+    # the path and argv[0] of `python -m ipykernel_launcher`, whoever started this server (pytest puts tests/ first)
+    sys.path[:] = json.loads(subprocess.check_output([sys.executable, "-c", "import sys, json; print(json.dumps(sys.path[1:]))"]))
+    global LAUNCHER
+    LAUNCHER = importlib.util.find_spec("ipykernel_launcher").origin
+    env0, before = _import_env(dict(os.environ)), dict(os.environ)
+    os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")  # what ipykernel sets
+    for m in PRELOAD: importlib.import_module(m)
+    import torch
+    default_threads = torch.get_num_threads()
+    # what the imports set (e.g. KMP_INIT_AT_FORK): a kernel that imported them would have it too
+    added = {k: v for k, v in os.environ.items() if k not in before and k != "MPLBACKEND"}
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # forks reap themselves
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); srv.bind(path); srv.listen(16)
+    if ready_fd is not None: os.write(ready_fd, b"ready\n"); os.close(ready_fd)
+    while True:
+        conn, _ = srv.accept()
+        try: _fork_kernel(srv, conn, env0, added, default_threads)
+        except Exception as e:  # noqa: BLE001 (a launcher that died early must not stop the server: it starts cold)
+            print(f"warm kernel server: {type(e).__name__}: {e}", file=sys.stderr)
+        finally: conn.close()
+
+
+def _fork_kernel(srv, conn, env0, added, default_threads):
+    "Read one launcher's request and fork its kernel; a request in another import-time environment gets no reply."
+    fds = []
+    try:
+        msg, fds, _, _ = socket.recv_fds(conn, 1 << 20, 3)
+        while not msg.endswith(b"\n"):
+            more = conn.recv(1 << 20)
+            if not more: return
+            msg += more
+        req = json.loads(msg)
+        # what its imports would have read, less what they set themselves (a client that imported scikit-learn has
+        # KMP_INIT_AT_FORK as the server does): where it differs from the server's, an ordinary kernel
+        a = {k: v for k, v in _import_env(req["env"]).items() if added.get(k) != v or k in env0}
+        if a != env0:
+            if os.environ.get("NLIC_WARM_KERNEL_DEBUG"):
+                b = env0
+                print("warm kernel: cold, environment differs in", sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k)),
+                      file=sys.stderr)
+            return
+        pid = os.fork()
+        if pid == 0:
+            srv.close()
+            try: _child(conn, fds, {**req, "env": {**added, **req["env"]}}, default_threads)
+            finally: os._exit(0)
+        conn.sendall(f"{pid}\n".encode())
+    finally:
+        for fd in fds: os.close(fd)
+
+
+def kernelspec_dir(root: str) -> str:
+    "A JUPYTER_PATH folder whose `python3` kernel is `launch`."
+    d = os.path.join(root, "kernels", "python3"); os.makedirs(d, exist_ok=True)
+    spec = {"argv": [sys.executable, os.path.abspath(__file__), "launch", "-f", "{connection_file}"],
+            "display_name": "Python 3 (ipykernel, forked from a warm process)", "language": "python",
+            "interrupt_mode": "signal", "metadata": {"debugger": False}}
+    with open(os.path.join(d, "kernel.json"), "w") as f: json.dump(spec, f)
+    return root
+
+
+def start_server(tmp: str) -> tuple[int, dict]:
+    "Fork the server, wait until it has imported PRELOAD; returns its pid and the environment that uses it."
+    path = os.path.join(tmp, "warm.sock")
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r); os.setsid()
+        try: serve(path, w)
+        finally: os._exit(1)
+    os.close(w)
+    with os.fdopen(r) as f:
+        if f.readline().strip() != "ready": raise RuntimeError("the warm-kernel server did not start")
+    jp = os.environ.get("JUPYTER_PATH")
+    return pid, {SOCKET_ENV: path, "JUPYTER_PATH": kernelspec_dir(tmp) + (os.pathsep + jp if jp else "")}
+
+
+def run(cmd: list[str]) -> int:
+    "Run `cmd` with warm kernels; returns its exit status."
+    import subprocess, tempfile, time
+    with tempfile.TemporaryDirectory(prefix="nlic-warm-") as tmp:
+        t = time.perf_counter()
+        pid, env = start_server(tmp)
+        print(f"warm kernels: server {pid} ready in {time.perf_counter() - t:.1f} s ({SOCKET_ENV}={env[SOCKET_ENV]})",
+              flush=True)
+        try: return subprocess.call(cmd, env={**os.environ, **env})
+        finally:
+            os.killpg(pid, signal.SIGTERM)
+            os.waitpid(pid, 0)
+
+
+if __name__ == "__main__":
+    if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
+        del sys.path[0]  # this folder (tests/) is not on a kernel's path
+    if sys.argv[1:2] == ["launch"]: launch(sys.argv[2:])
+    elif sys.argv[1:2] == ["run"] and sys.argv[2:3] == ["--"]: sys.exit(run(sys.argv[3:]))
+    else: sys.exit("usage: warm_kernel.py run -- COMMAND... | launch ARGS...")
