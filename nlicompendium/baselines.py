@@ -170,6 +170,8 @@ def zero_shot_predict(model: str, # hub id or folder of an NLI model (its config
                       candidate_labels: Sequence[str] = RONLI_ZERO_SHOT_LABELS, # one per class, in class order
                       order: str = "corrected", # 'labels': see `zero_shot_scores`
                       batch_size: int = 32, device: int | str | None = None, progress: bool = True,
+                      max_length: int | None = None, # 'labels': tokens per (text, label) pair, in batches of
+                      # `batch_size`; None: the model's own limit, one pair at a time (as the official code)
                      ) -> np.ndarray:
     "(n, classes) zero-shot scores of an NLI model on pairs."
     from transformers import pipeline
@@ -181,8 +183,10 @@ def zero_shot_predict(model: str, # hub id or folder of an NLI model (its config
     if mode == "labels":
         if len(candidate_labels) != len(classes): raise ValueError("one candidate label per class")
         zs = pipeline("zero-shot-classification", model=path, device=device)
+        kw = {}
+        if max_length is not None: zs.tokenizer.model_max_length, kw = max_length, {"batch_size": batch_size}
         texts = [f"{p} {h}" for p, h in zip(premises, hypotheses)]  # the official input: the pair as one text
-        outs = [zs(texts[i:i + batch_size], list(candidate_labels), multi_label=False)
+        outs = [zs(texts[i:i + batch_size], list(candidate_labels), multi_label=False, **kw)
                 for i in tqdm(range(0, len(texts), batch_size), desc="zero-shot", disable=not progress)]
         outs = [o for chunk in outs for o in (chunk if isinstance(chunk, list) else [chunk])]
         return zero_shot_scores(outs, candidate_labels, order)

@@ -121,7 +121,7 @@ RUN_SIZES = {  # (study, part) -> profile -> SIZE_FIELDS; a cap of None: the who
                          "gpu": (10, 8, 256, _ALL5, None, None, None)},
     ("cb", "MNLI stage"): {"smoke": (2, 16, 64, _ONE, 256, None, None), "cpu": (2, 32, 96, _ALL5, None, None, None),
                            "gpu": (3, 8, 128, _ALL5, None, None, None)},
-    ("cb", "probe fine-tuning"): {"smoke": (1, 8, 64, _ONE, None, None, None),
+    ("cb", "probe fine-tuning"): {"smoke": (1, 8, 64, _ONE, 64, None, None),  # smoke: a sample of 64 training pairs
                                   "cpu": (5, 8, 96, _ONE, None, None, None),
                                   "gpu": (5, 8, 256, _ONE, None, None, None)},
     ("mscinli", "PLMs"): {"smoke": _SMOKE, "cpu": (3, 32, 128, _ALL5, None, 500, None),
