@@ -113,6 +113,8 @@ def test_interrupt_reaches_the_kernel_and_a_killed_launcher_takes_it_along(serve
 
 
 def test_a_client_that_imported_the_library_gets_a_warm_kernel(server, tmp_path):
-    "What the preloaded imports set in the environment (scikit-learn's KMP_* variables) does not make a kernel cold."
-    env = {**os.environ, **server, "KMP_INIT_AT_FORK": "FALSE", "KMP_DUPLICATE_LIB_OK": "True"}
+    """What the preloaded imports set in the environment (scikit-learn's KMP_* variables), or a test process sets as it
+    runs (tokenizers' TOKENIZERS_PARALLELISM after a fork), does not make a kernel cold."""
+    env = {**os.environ, **server, "KMP_INIT_AT_FORK": "FALSE", "KMP_DUPLICATE_LIB_OK": "True",
+           "TOKENIZERS_PARALLELISM": "false", "TORCHINDUCTOR_CACHE_DIR": "/tmp/x"}  # and what a test process sets as it runs
     assert execute_probe(probe_nb(tmp_path), env, tmp_path)["warm"]

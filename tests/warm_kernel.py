@@ -19,9 +19,11 @@ PRELOAD = ("numpy", "pandas", "scipy.stats", "sklearn.metrics", "torch", "transf
            "papermill", "nlicompendium.study", "nlicompendium.claims", "nlicompendium.models", "nlicompendium.training",
            "ipykernel.kernelapp")
 # what the preloaded imports read from the environment when they load: a kernel whose values differ starts cold
-IMPORT_ENV = ("HF_", "HUGGINGFACE_", "TRANSFORMERS_", "TOKENIZERS_", "DATASETS_", "TORCH", "PYTORCH_", "CUDA_", "ATEN_",
-              "ONEDNN_", "DNNL_", "MKL_", "OPENBLAS_", "KMP_", "GOMP_", "PYTHON", "LD_", "MPLBACKEND", "MPLCONFIGDIR",
-              "XDG_CACHE_HOME", "HOME", "VIRTUAL_ENV")
+# (not TOKENIZERS_PARALLELISM or TORCHINDUCTOR_*, which tokenizers and torch's compiler read when used, and which a test
+# process sets as it runs: a kernel's copy is read in the kernel)
+IMPORT_ENV = ("HF_", "HUGGINGFACE_", "TRANSFORMERS_", "DATASETS_", "TORCH_", "PYTORCH_", "CUDA_", "ATEN_", "ONEDNN_",
+              "DNNL_", "MKL_", "OPENBLAS_", "KMP_", "GOMP_", "PYTHON", "LD_", "MPLBACKEND", "MPLCONFIGDIR", "XDG_CACHE_HOME",
+              "HOME", "VIRTUAL_ENV")
 SOCKET_ENV = "NLIC_WARM_KERNEL"
 LAUNCHER = "ipykernel_launcher"  # the launcher module's file, as a kernel's sys.argv[0] (set by `serve`)
 
@@ -124,10 +126,7 @@ def _fork_kernel(srv, conn, env0, added, default_threads):
         # KMP_INIT_AT_FORK as the server does): where it differs from the server's, an ordinary kernel
         a = {k: v for k, v in _import_env(req["env"]).items() if added.get(k) != v or k in env0}
         if a != env0:
-            if os.environ.get("NLIC_WARM_KERNEL_DEBUG"):
-                b = env0
-                print("warm kernel: cold, environment differs in", sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k)),
-                      file=sys.stderr)
+            _log(srv, "cold: " + " ".join(sorted(k for k in a.keys() | env0.keys() if a.get(k) != env0.get(k))))
             return
         pid = os.fork()
         if pid == 0:
@@ -135,8 +134,24 @@ def _fork_kernel(srv, conn, env0, added, default_threads):
             try: _child(conn, fds, {**req, "env": {**added, **req["env"]}}, default_threads)
             finally: os._exit(0)
         conn.sendall(f"{pid}\n".encode())
+        _log(srv, "warm")
     finally:
         for fd in fds: os.close(fd)
+
+
+def _log(srv, line: str):
+    "One line per kernel asked for, beside the socket: `run` sums them up."
+    with open(srv.getsockname() + ".log", "a") as f: f.write(line + "\n")
+
+
+def summary(path: str) -> str:
+    "How many kernels were forked warm, and why the others started cold."
+    from collections import Counter
+    try: lines = open(path + ".log").read().splitlines()
+    except FileNotFoundError: lines = []
+    c = Counter(lines); warm = c.pop("warm", 0)
+    why = "; ".join(f"{n} cold ({w.removeprefix('cold: ')} differed)" for w, n in c.most_common())
+    return f"warm kernels: {warm} of {len(lines)} forked from the server" + (f"; {why}" if why else "")
 
 
 def kernelspec_dir(root: str) -> str:
@@ -177,6 +192,7 @@ def run(cmd: list[str]) -> int:
         finally:
             os.killpg(pid, signal.SIGTERM)
             os.waitpid(pid, 0)
+            print(summary(env[SOCKET_ENV]), flush=True)
 
 
 if __name__ == "__main__":
