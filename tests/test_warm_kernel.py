@@ -15,7 +15,8 @@ PROBE = [  # what a notebook can see of the process it runs in
     "torch.manual_seed(0); x = torch.randn(64, 64)\n"
     "print(json.dumps({'threads': torch.get_num_threads(), 'omp': os.environ.get('OMP_NUM_THREADS'), 'cwd': os.getcwd(),\n"
     "  'path': sys.path, 'backend': matplotlib.get_backend(), 'sum': float((x @ x).sum()), 'marker': os.environ.get('NLIC_PROBE'),\n"
-    "  'kmp': os.environ.get('KMP_INIT_AT_FORK'), 'argv0': os.path.basename(sys.argv[0]), 'warm': warm}))",
+    "  'kmp': os.environ.get('KMP_INIT_AT_FORK'), 'argv0': os.path.basename(sys.argv[0]), 'warm': warm, 'hash': hash('nli'),\n"
+    "  'blas': sorted({d['num_threads'] for d in __import__('threadpoolctl').threadpool_info() if d['user_api'] == 'blas'})}))",
 ]
 
 
@@ -43,23 +44,25 @@ def server(tmp_path_factory):
         yield {k: os.environ[k] for k in (warm_kernel.SOCKET_ENV, "JUPYTER_PATH")}
         return
     tmp = tmp_path_factory.mktemp("warm")
-    pid, env = warm_kernel.start_server(str(tmp))
+    p, env = warm_kernel.start_server(str(tmp))
     yield env
-    os.killpg(pid, signal.SIGTERM); os.waitpid(pid, 0)
+    warm_kernel.stop_server(p)
 
 
 def test_a_warm_kernel_is_an_ordinary_ones_equal_and_another_environment_gets_an_ordinary_one(server, tmp_path):
     nb = probe_nb(tmp_path)
-    base = {**os.environ, **server, "OMP_NUM_THREADS": "1", "NLIC_PROBE": "x"}
+    # as a kernel started after a Dask cluster asks (distributed's nanny sets these in the process that starts it)
+    base = {**os.environ, **server, "OMP_NUM_THREADS": "1", "NLIC_PROBE": "x", "PYTHONHASHSEED": warm_kernel.HASH_SEED,
+            "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
     # a variable the preloaded imports read, set otherwise than in the server: the launcher starts an ordinary kernel
     other = "0" if os.environ.get("HF_HUB_DISABLE_TELEMETRY") == "1" else "1"
     cold = execute_probe(nb, {**base, "HF_HUB_DISABLE_TELEMETRY": other}, tmp_path)
     warm = execute_probe(nb, base, tmp_path)
     assert warm.pop("warm") and not cold.pop("warm")  # the second ran in a fork, the first in a new interpreter
     assert warm == cold, (warm, cold)
-    assert warm["threads"] == 1 and warm["marker"] == "x" and warm["cwd"] == str(tmp_path)
-    # no OMP_NUM_THREADS: torch's own default, as in a new interpreter
-    two = {k: v for k, v in base.items() if k != "OMP_NUM_THREADS"}
+    assert warm["threads"] == 1 and warm["blas"] == [1] and warm["marker"] == "x" and warm["cwd"] == str(tmp_path)
+    # no thread counts and no seed: torch's own default, as in a new interpreter
+    two = {k: v for k, v in base.items() if k not in warm_kernel.THREADS + ("PYTHONHASHSEED",)}
     fresh = subprocess.run([sys.executable, "-c", "import torch; print(torch.get_num_threads())"], env=two, check=True,
                            capture_output=True, text=True).stdout
     assert execute_probe(nb, two, tmp_path)["threads"] == int(fresh)
@@ -116,5 +119,6 @@ def test_a_client_that_imported_the_library_gets_a_warm_kernel(server, tmp_path)
     """What the preloaded imports set in the environment (scikit-learn's KMP_* variables), or a test process sets as it
     runs (tokenizers' TOKENIZERS_PARALLELISM after a fork), does not make a kernel cold."""
     env = {**os.environ, **server, "KMP_INIT_AT_FORK": "FALSE", "KMP_DUPLICATE_LIB_OK": "True",
-           "TOKENIZERS_PARALLELISM": "false", "TORCHINDUCTOR_CACHE_DIR": "/tmp/x"}  # and what a test process sets as it runs
+           "TOKENIZERS_PARALLELISM": "false", "TORCHINDUCTOR_CACHE_DIR": "/tmp/x",  # and what a test process sets as it runs
+           "PYTHONHASHSEED": warm_kernel.HASH_SEED, "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}  # Dask's nanny's
     assert execute_probe(probe_nb(tmp_path), env, tmp_path)["warm"]

@@ -13,7 +13,7 @@ SIGINT and SIGTERM, exits when the kernel exits, and the kernel exits when the l
 `benchmarks/warm_kernel.py` measures it; `tests/test_warm_kernel.py` checks that a warm kernel is a cold one's equal.
 """
 from __future__ import annotations
-import json, os, signal, socket, sys
+import json, os, signal, socket, subprocess, sys
 
 PRELOAD = ("numpy", "pandas", "scipy.stats", "sklearn.metrics", "torch", "transformers", "datasets", "statsmodels.api",
            "papermill", "nlicompendium.study", "nlicompendium.claims", "nlicompendium.models", "nlicompendium.training",
@@ -24,12 +24,18 @@ PRELOAD = ("numpy", "pandas", "scipy.stats", "sklearn.metrics", "torch", "transf
 IMPORT_ENV = ("HF_", "HUGGINGFACE_", "TRANSFORMERS_", "DATASETS_", "TORCH_", "PYTORCH_", "CUDA_", "ATEN_", "ONEDNN_",
               "DNNL_", "MKL_", "OPENBLAS_", "KMP_", "GOMP_", "PYTHON", "LD_", "MPLBACKEND", "MPLCONFIGDIR", "XDG_CACHE_HOME",
               "HOME", "VIRTUAL_ENV")
+# set in the kernel as they say, not at import (THREADS); PYTHONHASHSEED: a kernel that names one gets a warm kernel only if
+# it is the server's, one that names none may have any (the server's)
+THREADS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+# Dask's nanny sets PYTHONHASHSEED=6640 (and one BLAS thread) in the process that starts a LocalCluster
+# (distributed/nanny.py, Nanny.__init__ and WorkerProcess.start), so kernels started from it later name that seed
+HASH_SEED = "6640"
 SOCKET_ENV = "NLIC_WARM_KERNEL"
 LAUNCHER = "ipykernel_launcher"  # the launcher module's file, as a kernel's sys.argv[0] (set by `serve`)
 
 
 def _import_env(env: dict) -> dict:
-    return {k: v for k, v in env.items() if k.startswith(IMPORT_ENV)}
+    return {k: v for k, v in env.items() if k.startswith(IMPORT_ENV) and k not in THREADS and k != "PYTHONHASHSEED"}
 
 
 def _cold(argv: list[str]):
@@ -75,8 +81,11 @@ def _child(conn: socket.socket, fds: list[int], req: dict, default_threads: int)
     import random, threading, numpy as np, torch
     from threadpoolctl import threadpool_limits
     random.seed(); np.random.seed()  # a fresh interpreter's unseeded generators differ from kernel to kernel
-    n = int(os.environ.get("OMP_NUM_THREADS") or default_threads)
-    torch.set_num_threads(n); threadpool_limits(n)
+    env = os.environ  # torch's intra-op count reads OMP_NUM_THREADS, then MKL_NUM_THREADS; OpenBLAS its own, then OMP's
+    n = int(env.get("OMP_NUM_THREADS") or env.get("MKL_NUM_THREADS") or default_threads)
+    torch.set_num_threads(n); threadpool_limits(n, user_api="openmp")
+    threadpool_limits(int(env.get("OPENBLAS_NUM_THREADS") or env.get("MKL_NUM_THREADS") or env.get("OMP_NUM_THREADS")
+                          or default_threads), user_api="blas")
     def watch():  # the launcher's end closes when it dies: so does this kernel
         try:
             while conn.recv(4096): pass
@@ -87,9 +96,9 @@ def _child(conn: socket.socket, fds: list[int], req: dict, default_threads: int)
     kernelapp.launch_new_instance()
 
 
-def serve(path: str, ready_fd: int | None = None):
+def serve(path: str):
     "Import PRELOAD once, then fork a kernel for each launcher that connects to the Unix socket `path`."
-    import importlib, importlib.util, subprocess
+    import importlib, importlib.util
     # the path and argv[0] of `python -m ipykernel_launcher`, whoever started this server (pytest puts tests/ first)
     sys.path[:] = json.loads(subprocess.check_output([sys.executable, "-c", "import sys, json; print(json.dumps(sys.path[1:]))"]))
     global LAUNCHER
@@ -103,7 +112,7 @@ def serve(path: str, ready_fd: int | None = None):
     added = {k: v for k, v in os.environ.items() if k not in before and k != "MPLBACKEND"}
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # forks reap themselves
     srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); srv.bind(path); srv.listen(16)
-    if ready_fd is not None: os.write(ready_fd, b"ready\n"); os.close(ready_fd)
+    print("ready", flush=True)
     while True:
         conn, _ = srv.accept()
         try: _fork_kernel(srv, conn, env0, added, default_threads)
@@ -125,6 +134,8 @@ def _fork_kernel(srv, conn, env0, added, default_threads):
         # what its imports would have read, less what they set themselves (a client that imported scikit-learn has
         # KMP_INIT_AT_FORK as the server does): where it differs from the server's, an ordinary kernel
         a = {k: v for k, v in _import_env(req["env"]).items() if added.get(k) != v or k in env0}
+        seed = req["env"].get("PYTHONHASHSEED")
+        if seed not in (None, os.environ.get("PYTHONHASHSEED")): a["PYTHONHASHSEED"] = seed
         if a != env0:
             _log(srv, "cold: " + " ".join(sorted(k for k in a.keys() | env0.keys() if a.get(k) != env0.get(k))))
             return
@@ -164,34 +175,35 @@ def kernelspec_dir(root: str) -> str:
     return root
 
 
-def start_server(tmp: str) -> tuple[int, dict]:
-    "Fork the server, wait until it has imported PRELOAD; returns its pid and the environment that uses it."
+def start_server(tmp: str) -> tuple[subprocess.Popen, dict]:
+    "Start the server (a new interpreter, PYTHONHASHSEED as set here, else HASH_SEED), wait until it has imported PRELOAD;"
+    " returns its process and the environment that uses it."
     path = os.path.join(tmp, "warm.sock")
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r); os.setsid()
-        try: serve(path, w)
-        finally: os._exit(1)
-    os.close(w)
-    with os.fdopen(r) as f:
-        if f.readline().strip() != "ready": raise RuntimeError("the warm-kernel server did not start")
+    env = {**os.environ, "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED") or HASH_SEED}
+    p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "serve", path], env=env, stdout=subprocess.PIPE,
+                         start_new_session=True, text=True)
+    if p.stdout.readline().strip() != "ready": raise RuntimeError(f"the warm-kernel server did not start ({p.wait()})")
+    p.stdout.close()
     jp = os.environ.get("JUPYTER_PATH")
-    return pid, {SOCKET_ENV: path, "JUPYTER_PATH": kernelspec_dir(tmp) + (os.pathsep + jp if jp else "")}
+    return p, {SOCKET_ENV: path, "JUPYTER_PATH": kernelspec_dir(tmp) + (os.pathsep + jp if jp else "")}
+
+
+def stop_server(p: subprocess.Popen):
+    "Stop the server and any kernel of its still running."
+    os.killpg(p.pid, signal.SIGTERM); p.wait()
 
 
 def run(cmd: list[str]) -> int:
     "Run `cmd` with warm kernels; returns its exit status."
-    import subprocess, tempfile, time
+    import tempfile, time
     with tempfile.TemporaryDirectory(prefix="nlic-warm-") as tmp:
         t = time.perf_counter()
-        pid, env = start_server(tmp)
-        print(f"warm kernels: server {pid} ready in {time.perf_counter() - t:.1f} s ({SOCKET_ENV}={env[SOCKET_ENV]})",
+        p, env = start_server(tmp)
+        print(f"warm kernels: server {p.pid} ready in {time.perf_counter() - t:.1f} s ({SOCKET_ENV}={env[SOCKET_ENV]})",
               flush=True)
         try: return subprocess.call(cmd, env={**os.environ, **env})
         finally:
-            os.killpg(pid, signal.SIGTERM)
-            os.waitpid(pid, 0)
+            stop_server(p)
             print(summary(env[SOCKET_ENV]), flush=True)
 
 
@@ -200,4 +212,5 @@ if __name__ == "__main__":
         del sys.path[0]  # this folder (tests/) is not on a kernel's path
     if sys.argv[1:2] == ["launch"]: launch(sys.argv[2:])
     elif sys.argv[1:2] == ["run"] and sys.argv[2:3] == ["--"]: sys.exit(run(sys.argv[3:]))
-    else: sys.exit("usage: warm_kernel.py run -- COMMAND... | launch ARGS...")
+    elif sys.argv[1:2] == ["serve"] and len(sys.argv) == 3: serve(sys.argv[2])
+    else: sys.exit("usage: warm_kernel.py run -- COMMAND... | launch ARGS... | serve SOCKET")
