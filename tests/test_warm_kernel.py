@@ -11,10 +11,12 @@ import warm_kernel  # noqa: E402
 
 PROBE = [  # what a notebook can see of the process it runs in
     "import sys\nwarm = 'transformers' in sys.modules  # a fork of the server has it already\n"
-    f"import importlib, os, json, torch, matplotlib\nfor m in {warm_kernel.PRELOAD!r}: importlib.import_module(m)  # as a study does",
+    "import importlib, os, json, torch, matplotlib\n"
+    f"for m in {warm_kernel.PRELOAD!r}: importlib.import_module(m)  # as a study does",
     "torch.manual_seed(0); x = torch.randn(64, 64)\n"
     "print(json.dumps({'threads': torch.get_num_threads(), 'omp': os.environ.get('OMP_NUM_THREADS'), 'cwd': os.getcwd(),\n"
-    "  'path': sys.path, 'backend': matplotlib.get_backend(), 'sum': float((x @ x).sum()), 'marker': os.environ.get('NLIC_PROBE'),\n"
+    "  'path': sys.path, 'backend': matplotlib.get_backend(), 'sum': float((x @ x).sum()),\n"
+    "  'marker': os.environ.get('NLIC_PROBE'),\n"
     "  'kmp': os.environ.get('KMP_INIT_AT_FORK'), 'argv0': os.path.basename(sys.argv[0]), 'warm': warm, 'hash': hash('nli'),\n"
     "  'blas': sorted({d['num_threads'] for d in __import__('threadpoolctl').threadpool_info() if d['user_api'] == 'blas'})}))",
 ]
