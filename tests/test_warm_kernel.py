@@ -11,8 +11,7 @@ import warm_kernel  # noqa: E402
 
 PROBE = [  # what a notebook can see of the process it runs in
     "import sys\nwarm = 'transformers' in sys.modules  # a fork of the server has it already\n"
-    "import importlib, os, json, torch, matplotlib\n"
-    f"for m in {warm_kernel.PRELOAD!r}: importlib.import_module(m)  # as a study does",
+    "import os, json, torch, matplotlib, sklearn  # scikit-learn sets KMP_* in the environment as it loads, as in the server",
     "torch.manual_seed(0); x = torch.randn(64, 64)\n"
     "print(json.dumps({'threads': torch.get_num_threads(), 'omp': os.environ.get('OMP_NUM_THREADS'), 'cwd': os.getcwd(),\n"
     "  'path': sys.path, 'backend': matplotlib.get_backend(), 'sum': float((x @ x).sum()),\n"
