@@ -6,7 +6,7 @@ processes count.
 
     python benchmarks/warm_kernel.py [--runs 5]
 """
-import argparse, os, subprocess, sys, tempfile, time
+import argparse, os, subprocess, sys, tempfile
 from pathlib import Path
 import pandas as pd
 
