@@ -15,7 +15,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 import warm_kernel  # noqa: E402
 
 CELLS = ["import numpy as np, pandas as pd, torch, matplotlib.pyplot as plt, seaborn as sns",
-         "from nlicompendium.study import Study\nfrom nlicompendium.claims import Claim\nfrom nlicompendium.models import load_tokenizer"]
+         "from nlicompendium.study import Study"
+         "\nfrom nlicompendium.claims import Claim\nfrom nlicompendium.models import load_tokenizer"]
 
 
 def busy() -> float:
@@ -28,7 +29,8 @@ def execute(nb: Path, env: dict, n: int) -> tuple[float, float]:
     "Median wall seconds of n papermill executions in one client process, and busy CPU-seconds per execution."
     code = ("import sys, time, papermill as pm\nts = []\n"
             f"for i in range({n}):\n    t = time.perf_counter()\n"
-            f"    pm.execute_notebook({str(nb)!r}, {str(nb.with_name('out.ipynb'))!r}, progress_bar=False, kernel_name='python3')\n"
+            f"    pm.execute_notebook({str(nb)!r}, {str(nb.with_name('out.ipynb'))!r}, progress_bar=False,\n"
+            "                        kernel_name='python3')\n"
             "    ts.append(time.perf_counter() - t)\nprint(sorted(ts)[len(ts) // 2])")
     b = busy()
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True).stdout
