@@ -18,6 +18,7 @@ PROBE = [  # what a notebook can see of the process it runs in
     "  'marker': os.environ.get('NLIC_PROBE'),\n"
     "  'kmp': os.environ.get('KMP_INIT_AT_FORK'), 'argv0': os.path.basename(sys.argv[0]), 'warm': warm, 'hash': hash('nli'),\n"
     "  'blas': sorted({d['num_threads'] for d in __import__('threadpoolctl').threadpool_info() if d['user_api'] == 'blas'})}))",
+    "import matplotlib.pyplot as plt\nplt.plot([0, 1]); plt.show()",
 ]
 
 
@@ -29,11 +30,17 @@ def probe_nb(tmp_path):
     return p
 
 
+def figures(out):
+    "The kinds of output of the probe's figure cell."
+    return sorted({k for o in json.loads(out.read_text())["cells"][2]["outputs"] for k in o.get("data", {})})
+
+
 def execute_probe(nb, env, cwd):
     "Run the probe with papermill in a subprocess with `env`; returns what it printed."
     out = nb.with_name(f"out{time.monotonic_ns()}.ipynb")
     code = f"import papermill as pm; pm.execute_notebook({str(nb)!r}, {str(out)!r}, progress_bar=False, kernel_name='python3')"
     subprocess.run([sys.executable, "-c", code], env=env, cwd=cwd, check=True, capture_output=True)
+    assert figures(out) == ["image/png", "text/plain"], figures(out)  # the inline backend drew the figure
     cell = json.loads(out.read_text())["cells"][1]
     return json.loads("".join("".join(o["text"]) for o in cell["outputs"] if o.get("name") == "stdout"))
 

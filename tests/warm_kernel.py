@@ -17,13 +17,13 @@ import json, os, signal, socket, subprocess, sys
 
 PRELOAD = ("numpy", "pandas", "scipy.stats", "sklearn.metrics", "torch", "transformers", "datasets", "statsmodels.api",
            "papermill", "nlicompendium.study", "nlicompendium.claims", "nlicompendium.models", "nlicompendium.training",
-           "ipykernel.kernelapp")
+           "matplotlib.pyplot", "seaborn", "distributed", "ipykernel.kernelapp")  # pyplot under ipykernel's inline backend
 # what the preloaded imports read from the environment when they load: a kernel whose values differ starts cold
 # (not TOKENIZERS_PARALLELISM or TORCHINDUCTOR_*, which tokenizers and torch's compiler read when used, and which a test
 # process sets as it runs: a kernel's copy is read in the kernel)
 IMPORT_ENV = ("HF_", "HUGGINGFACE_", "TRANSFORMERS_", "DATASETS_", "TORCH_", "PYTORCH_", "CUDA_", "ATEN_", "ONEDNN_",
               "DNNL_", "MKL_", "OPENBLAS_", "KMP_", "GOMP_", "PYTHON", "LD_", "MPLBACKEND", "MPLCONFIGDIR", "XDG_CACHE_HOME",
-              "HOME", "VIRTUAL_ENV")
+              "HOME", "VIRTUAL_ENV", "DASK_")
 # set in the kernel as they say, not at import (THREADS); PYTHONHASHSEED: a kernel that names one gets a warm kernel only if
 # it is the server's, one that names none may have any (the server's)
 THREADS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
