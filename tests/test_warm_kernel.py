@@ -12,10 +12,12 @@ import warm_kernel  # noqa: E402
 PROBE = [  # what a notebook can see of the process it runs in
     "import sys\nwarm = 'transformers' in sys.modules  # a fork of the server has it already\n"
     "import os, json, torch, matplotlib, sklearn  # scikit-learn sets KMP_* in the environment as it loads, as in the server",
+    "import atexit; atexit.register(lambda: open('atexit.txt', 'w').write('ran'))  # a kernel's exit runs them\n"
+    "unseeded = float(torch.rand(1))  # differs from kernel to kernel, as in new interpreters\n"
     "torch.manual_seed(0); x = torch.randn(64, 64)\n"
     "print(json.dumps({'threads': torch.get_num_threads(), 'omp': os.environ.get('OMP_NUM_THREADS'), 'cwd': os.getcwd(),\n"
     "  'path': sys.path, 'backend': matplotlib.get_backend(), 'sum': float((x @ x).sum()),\n"
-    "  'marker': os.environ.get('NLIC_PROBE'),\n"
+    "  'marker': os.environ.get('NLIC_PROBE'), 'unseeded': unseeded,\n"
     "  'kmp': os.environ.get('KMP_INIT_AT_FORK'), 'argv0': os.path.basename(sys.argv[0]), 'warm': warm, 'hash': hash('nli'),\n"
     "  'blas': sorted({d['num_threads'] for d in __import__('threadpoolctl').threadpool_info() if d['user_api'] == 'blas'})}))",
     "import matplotlib.pyplot as plt\nplt.plot([0, 1]); plt.show()",
@@ -65,15 +67,20 @@ def test_a_warm_kernel_is_an_ordinary_ones_equal_and_another_environment_gets_an
     # a variable the preloaded imports read, set otherwise than in the server: the launcher starts an ordinary kernel
     other = "0" if os.environ.get("HF_HUB_DISABLE_TELEMETRY") == "1" else "1"
     cold = execute_probe(nb, {**base, "HF_HUB_DISABLE_TELEMETRY": other}, tmp_path)
+    (tmp_path / "atexit.txt").unlink()
     warm = execute_probe(nb, base, tmp_path)
+    assert (tmp_path / "atexit.txt").read_text() == "ran"  # the fork ran the notebook's atexit handler on shutdown
     assert warm.pop("warm") and not cold.pop("warm")  # the second ran in a fork, the first in a new interpreter
+    unseeded = warm.pop("unseeded"); cold.pop("unseeded")
     assert warm == cold, (warm, cold)
     assert warm["threads"] == 1 and warm["blas"] == [1] and warm["marker"] == "x" and warm["cwd"] == str(tmp_path)
     # no thread counts and no seed: torch's own default, as in a new interpreter
     two = {k: v for k, v in base.items() if k not in warm_kernel.THREADS + ("PYTHONHASHSEED",)}
     fresh = subprocess.run([sys.executable, "-c", "import torch; print(torch.get_num_threads())"], env=two, check=True,
                            capture_output=True, text=True).stdout
-    assert execute_probe(nb, two, tmp_path)["threads"] == int(fresh)
+    again = execute_probe(nb, two, tmp_path)
+    assert again["threads"] == int(fresh)
+    assert again["unseeded"] != unseeded  # two forks do not share torch's unseeded stream
 
 
 def launched(server, tmp_path):

@@ -51,26 +51,51 @@ def launch(argv: list[str]):
     try: s.connect(path)
     except OSError: _cold(argv)
     req = {"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)}
-    socket.send_fds(s, [json.dumps(req).encode() + b"\n"], [0, 1, 2])
-    reply = s.makefile("rb").readline()
+    try:
+        socket.send_fds(s, [json.dumps(req).encode() + b"\n"], [0, 1, 2])
+        reply = s.makefile("rb").readline()
+    except OSError: reply = b""
     if not reply:
         _cold(argv)  # the server refused (another environment) or died
-    pid = int(reply)
+    pid, parent = int(reply), os.getppid()  # the kernel leads its own process group (its subprocesses too)
     def forward(signum, _frame):
-        try: os.kill(pid, signum)
-        except ProcessLookupError: pass
+        try: os.killpg(pid, signum)
+        except (ProcessLookupError, PermissionError): pass
         if signum != signal.SIGINT: os._exit(128 + signum)
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP): signal.signal(sig, forward)
+    s.settimeout(1.0)
     while True:  # the kernel holds the other end: EOF when it exits
         try:
             if not s.recv(4096): break
-        except InterruptedError: continue
+        except (InterruptedError, TimeoutError, socket.timeout):
+            if os.getppid() != parent:  # the client died (a fresh kernel's own poller would end it): end the kernel
+                forward(signal.SIGTERM, None)
+        except OSError: break
     os._exit(0)
+
+
+class _CurrentStderr:
+    "Writes to whatever sys.stderr is now: the kernel's stream once ipykernel has replaced it."
+    def write(self, text): return sys.stderr.write(text)
+    def flush(self): return sys.stderr.flush()
+
+
+def _rebind_streams():
+    "Loggers the preloaded libraries set up write to the server's stderr; a fresh kernel's write to the notebook."
+    import logging
+    loggers = [logging.getLogger()] + [v for v in logging.Logger.manager.loggerDict.values() if isinstance(v, logging.Logger)]
+    for lg in loggers:
+        for h in lg.handlers:
+            if isinstance(h, logging.StreamHandler) and h.stream in (sys.__stderr__, sys.stderr):
+                try: h.stream = _CurrentStderr()
+                except AttributeError: pass  # logging's last resort reads sys.stderr itself
+    for m in ("tqdm.auto", "tqdm.autonotebook"): sys.modules.pop(m, None)  # chosen again, now that IPython runs
 
 
 def _child(conn: socket.socket, fds: list[int], req: dict, default_threads: int):
     "In the fork: become the kernel `req` asks for."
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    os.setsid()  # its own process group, as jupyter_client gives a new kernel: signals reach its subprocesses too
     for i, fd in enumerate(fds[:3]): os.dup2(fd, i)
     for fd in fds: os.close(fd)
     os.chdir(req["cwd"])
@@ -80,7 +105,8 @@ def _child(conn: socket.socket, fds: list[int], req: dict, default_threads: int)
         sys.argv.append(f"--IPKernelApp.parent_handle={os.environ['JPY_PARENT_PID']}")
     import random, threading, numpy as np, torch
     from threadpoolctl import threadpool_limits
-    random.seed(); np.random.seed()  # a fresh interpreter's unseeded generators differ from kernel to kernel
+    random.seed(); np.random.seed(); torch.seed()  # a fresh interpreter's unseeded generators differ from kernel to kernel
+    _rebind_streams()
     env = os.environ  # torch's intra-op count reads OMP_NUM_THREADS, then MKL_NUM_THREADS; OpenBLAS its own, then OMP's
     n = int(env.get("OMP_NUM_THREADS") or env.get("MKL_NUM_THREADS") or default_threads)
     torch.set_num_threads(n); threadpool_limits(n, user_api="openmp")
@@ -99,6 +125,9 @@ def _child(conn: socket.socket, fds: list[int], req: dict, default_threads: int)
 def serve(path: str):
     "Import PRELOAD once, then fork a kernel for each launcher that connects to the Unix socket `path`."
     import importlib, importlib.util
+    try:  # Linux: SIGTERM when `run` (the parent) dies, however it dies
+        import ctypes; ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError): pass
     # the path and argv[0] of `python -m ipykernel_launcher`, whoever started this server (pytest puts tests/ first)
     sys.path[:] = json.loads(subprocess.check_output([sys.executable, "-c", "import sys, json; print(json.dumps(sys.path[1:]))"]))
     global LAUNCHER
@@ -142,8 +171,19 @@ def _fork_kernel(srv, conn, env0, added, default_threads):
         pid = os.fork()
         if pid == 0:
             srv.close()
+            code = 0
             try: _child(conn, fds, {**req, "env": {**added, **req["env"]}}, default_threads)
-            finally: os._exit(0)
+            except SystemExit as e: code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+            except BaseException:  # noqa: BLE001 (shown, and the kernel's exit status says so)
+                import traceback; traceback.print_exc(); code = 1
+            finally:  # what an interpreter does at exit: atexit handlers, flushed streams; then no server cleanup
+                import atexit
+                try: atexit._run_exitfuncs()
+                except Exception: pass  # noqa: BLE001
+                for f in (sys.stdout, sys.stderr):
+                    try: f.flush()
+                    except Exception: pass  # noqa: BLE001
+                os._exit(code)
         conn.sendall(f"{pid}\n".encode())
         _log(srv, "warm")
     finally:
@@ -189,8 +229,11 @@ def start_server(tmp: str) -> tuple[subprocess.Popen, dict]:
 
 
 def stop_server(p: subprocess.Popen):
-    "Stop the server and any kernel of its still running."
-    os.killpg(p.pid, signal.SIGTERM); p.wait()
+    "Stop the server (SIGKILL after 5 s)."
+    try: os.killpg(p.pid, signal.SIGTERM)
+    except ProcessLookupError: return
+    try: p.wait(5)
+    except subprocess.TimeoutExpired: os.killpg(p.pid, signal.SIGKILL); p.wait()
 
 
 def run(cmd: list[str]) -> int:
@@ -199,6 +242,8 @@ def run(cmd: list[str]) -> int:
     if not hasattr(socket, "AF_UNIX") or not hasattr(socket, "send_fds") or not hasattr(os, "fork"):
         print("warm kernels: not on this platform (no Unix sockets or fork); ordinary kernels", flush=True)
         return subprocess.call(cmd)
+    def stop(signum, _frame): raise SystemExit(128 + signum)  # a CI timeout or a closed terminal: clean up first
+    for sig in (signal.SIGTERM, signal.SIGHUP): signal.signal(sig, stop)
     with tempfile.TemporaryDirectory(prefix="nlic-warm-") as tmp:
         t = time.perf_counter()
         try: p, env = start_server(tmp)
