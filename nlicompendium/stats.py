@@ -140,12 +140,18 @@ def confusion_batch(gold: np.ndarray, # (n,) gold label ids
 
 # %% ../nbs/02a_stats.ipynb #a9d161db
 def metric_from_confusion(cm: np.ndarray, # (m, C, C) confusion matrices
-                          metric: str = "macro_f1", # accuracy, micro_f1 or macro_f1
+                          metric: str = "macro_f1", # accuracy, micro_f1, macro_f1 or cohen_kappa
                          ) -> np.ndarray:
-    "Accuracy, micro F1 (= accuracy for single-label data) or macro F1 (zero where undefined) per matrix."
+    "Accuracy, micro F1 (= accuracy for single-label data), macro F1 (zero where undefined) or Cohen's kappa (NaN where"
+    " chance agreement is 1) per matrix."
     tp = np.diagonal(cm, axis1=1, axis2=2).astype(float); n = cm.sum((1, 2))
     if metric in ("accuracy", "micro_f1"): return tp.sum(1) / np.maximum(n, 1)
-    if metric != "macro_f1": raise ValueError(f"metric must be accuracy, micro_f1 or macro_f1, got {metric!r}")
+    if metric == "cohen_kappa":
+        nn = np.maximum(n, 1).astype(float)
+        po, pe = tp.sum(1) / nn, (cm.sum(2) * cm.sum(1)).sum(1) / nn ** 2  # observed, and chance: rows' x columns' shares
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(np.isclose(pe, 1.0, rtol=0, atol=1e-15), np.nan, (po - pe) / (1 - pe))
+    if metric != "macro_f1": raise ValueError(f"metric must be accuracy, micro_f1, macro_f1 or cohen_kappa, got {metric!r}")
     denom = cm.sum(1) + cm.sum(2)  # gold count + predicted count = 2 tp + fp + fn
     return np.where(denom > 0, 2 * tp / np.maximum(denom, 1), 0.0).mean(1)
 
@@ -262,17 +268,11 @@ def cohen_kappa_batch(a: np.ndarray, # (..., n) rater A's labels; leading axes a
     a, b = np.moveaxis(np.asarray(a), axis, -1), np.moveaxis(np.asarray(b), axis, -1)
     if a.shape != b.shape or a.shape[-1] == 0:
         raise ValueError(f"a and b must be of one shape with items, got {a.shape} and {b.shape}")
-    lab = np.unique(np.concatenate([a.ravel(), b.ravel()])) if labels is None else np.asarray(list(labels))
-    lab = np.sort(lab)
-    ca, cb = (np.where(np.isin(x, lab), np.searchsorted(lab, x), -1) for x in (a, b))  # -1: outside the labels
-    keep = (ca >= 0) & (cb >= 0)
-    n = keep.sum(-1)
-    po = ((ca == cb) & keep).sum(-1) / n
-    pa = np.stack([((ca == k) & keep).sum(-1) for k in range(len(lab))], -1) / n[..., None]
-    pb = np.stack([((cb == k) & keep).sum(-1) for k in range(len(lab))], -1) / n[..., None]
-    pe = (pa * pb).sum(-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(np.isclose(pe, 1.0, rtol=0, atol=1e-15), np.nan, (po - pe) / (1 - pe))
+    lab = np.sort(np.unique(np.concatenate([a.ravel(), b.ravel()])) if labels is None else np.asarray(list(labels)))
+    C = len(lab)  # codes 0..C-1; an item outside the labels gets C, and its row and column are dropped
+    ca, cb = (np.where(np.isin(x, lab), np.searchsorted(lab, x), C).reshape(-1, x.shape[-1]) for x in (a, b))
+    cm = confusion_batch(ca, cb, C + 1)[:, :C, :C]
+    return metric_from_confusion(cm, "cohen_kappa").reshape(a.shape[:-1])
 
 
 # %% ../nbs/02a_stats.ipynb #3d728332
