@@ -148,10 +148,11 @@ def metric_from_confusion(cm: np.ndarray, # (m, C, C) confusion matrices
     if metric in ("accuracy", "micro_f1"): return tp.sum(1) / np.maximum(n, 1)
     if metric == "cohen_kappa":
         nn = np.maximum(n, 1).astype(float)
-        po, pe = tp.sum(1) / nn, (cm.sum(2) * cm.sum(1)).sum(1) / nn ** 2  # observed, and chance: rows' x columns' shares
+        po, pe = tp.sum(1) / nn, (cm.sum(2) * cm.sum(1)).sum(1) / nn ** 2  # observed; chance (rows' x columns' shares)
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(np.isclose(pe, 1.0, rtol=0, atol=1e-15), np.nan, (po - pe) / (1 - pe))
-    if metric != "macro_f1": raise ValueError(f"metric must be accuracy, micro_f1, macro_f1 or cohen_kappa, got {metric!r}")
+    if metric != "macro_f1":
+        raise ValueError(f"metric must be accuracy, micro_f1, macro_f1 or cohen_kappa, got {metric!r}")
     denom = cm.sum(1) + cm.sum(2)  # gold count + predicted count = 2 tp + fp + fn
     return np.where(denom > 0, 2 * tp / np.maximum(denom, 1), 0.0).mean(1)
 
