@@ -71,6 +71,11 @@ def phrase_table(lang: str = "en") -> pd.DataFrame:
                                                         kind="stable").drop(columns="n").reset_index(drop=True)
 
 # %% ../nbs/01b_distant.ipynb #126e5579
+@functools.lru_cache(maxsize=16)
+def _folded(phrases: tuple, classes: tuple, commas: tuple) -> list[tuple]:
+    "A phrase table's rows with each phrase folded once (`_fold`), not once per sentence matched."
+    return [(p, c, m, _fold(p)) for p, c, m in zip(phrases, classes, commas)]
+
 def match_phrase(sentence: str, # one sentence
                  table: pd.DataFrame, # from `phrase_table`
                  boundary: str = "comma", # 'comma': a comma follows (open phrases: a space); 'word': a word boundary
@@ -78,8 +83,7 @@ def match_phrase(sentence: str, # one sentence
     "(phrase, class) when `sentence` starts with a linking phrase, else None."
     if boundary not in ("comma", "word"): raise ValueError(f"boundary must be 'comma' or 'word', got {boundary!r}")
     s = _fold(unicodedata.normalize("NFC", sentence).lstrip())
-    for phrase, cls, comma in table.itertuples(index=False):
-        p = _fold(phrase)
+    for phrase, cls, comma, p in _folded(tuple(table["phrase"]), tuple(table["class"]), tuple(table["comma"])):
         if not (s.startswith(p) or (s[:1].lower() == p[:1].lower() and s[1:].startswith(p[1:]))): continue
         rest = s[len(p):]
         if boundary == "word" and (rest == "" or not rest[0].isalnum()): return phrase, cls

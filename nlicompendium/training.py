@@ -20,9 +20,10 @@ from .dynamics import Dynamics, from_logits, drawn_epochs
 from .stats import classification_report
 
 # %% auto #0
-__all__ = ['TrainConfig', 'default_lr', 'Encoded', 'encode_split', 'length_grouped_batches', 'batch_plan', 'PairCollator',
-           'predict', 'TrainResult', 'leaves_parameters_unused', 'ddp_kwargs', 'reduce_device', 'device_choices', 'fit',
-           'predict_logits', 'evaluate', 'peak_memory_step', 'deterministic_kernels', 'repeat_fit_max_diff']
+__all__ = ['TOKENISE_CHUNK', 'TrainConfig', 'default_lr', 'Encoded', 'encode_split', 'length_grouped_batches', 'batch_plan',
+           'PairCollator', 'predict', 'TrainResult', 'leaves_parameters_unused', 'ddp_kwargs', 'reduce_device',
+           'device_choices', 'fit', 'predict_logits', 'evaluate', 'peak_memory_step', 'deterministic_kernels',
+           'repeat_fit_max_diff']
 
 # %% ../nbs/04a_training.ipynb #336cf062
 @dataclass
@@ -85,6 +86,8 @@ class Encoded:
         return collator([self.features[i] for i in idx])
 
 # %% ../nbs/04a_training.ipynb #aada1957
+TOKENISE_CHUNK = 1000  # pairs per tokenizer call (`Dataset.map`'s batch size), one step of the progress bar
+
 def encode_split(ds, # a Dataset with id, premise, hypothesis, label (ClassLabel)
                  tokenizer, # the model's tokenizer
                  cfg: TrainConfig, # encoding, max_length, hypothesis_only
@@ -93,11 +96,17 @@ def encode_split(ds, # a Dataset with id, premise, hypothesis, label (ClassLabel
     "Tokenise a split for `cfg`'s encoding; fail early on an empty split."
     if len(ds) == 0: raise ValueError(f"{name} is empty: nothing to train or evaluate on")
     if cfg.encoding == "frozen": return _encode_frozen(ds, tokenizer, cfg)
-    enc = ds.map(lambda b: encode_pairs(tokenizer, b["premise"], b["hypothesis"], cfg.encoding, cfg.max_length,
-                                        cfg.hypothesis_only, cfg.truncation),
-                 batched=True, remove_columns=ds.column_names, desc=f"tokenising {name}")
-    cols = enc.column_names
-    feats = enc.to_list()
+    from datasets.utils.tqdm import tqdm as hf_tqdm  # datasets' bar: off where `datasets.disable_progress_bars()` is
+    # chunks of pairs straight to the tokenizer, not `Dataset.map`: map's fingerprint pickles the tokenizer, 0.3 s a call
+    text, feats = ds.select_columns(["premise", "hypothesis"]), []
+    with hf_tqdm(total=len(ds), desc=f"tokenising {name}", unit=" examples") as bar:
+        for i in range(0, len(ds), TOKENISE_CHUNK):
+            b = text[i:i + TOKENISE_CHUNK]
+            out = encode_pairs(tokenizer, b["premise"], b["hypothesis"], cfg.encoding, cfg.max_length, cfg.hypothesis_only,
+                               cfg.truncation)
+            feats += [dict(zip(out, row)) for row in zip(*out.values())]
+            bar.update(len(b["premise"]))
+    cols = list(feats[0])
     lens = np.array([sum(len(f[c]) for c in cols if c.endswith("input_ids")) for f in feats])
     return Encoded(feats, np.asarray(ds["label"], dtype=np.int64), np.asarray(ds["id"]).astype(str), lens,
                    list(ds.features["label"].names))
