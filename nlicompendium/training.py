@@ -96,14 +96,14 @@ def encode_split(ds, # a Dataset with id, premise, hypothesis, label (ClassLabel
     "Tokenise a split for `cfg`'s encoding; fail early on an empty split."
     if len(ds) == 0: raise ValueError(f"{name} is empty: nothing to train or evaluate on")
     if cfg.encoding == "frozen": return _encode_frozen(ds, tokenizer, cfg)
-    from datasets.utils.tqdm import tqdm as hf_tqdm  # datasets' bar: off where `datasets.disable_progress_bars()` is
-    # chunks of pairs straight to the tokenizer, not `Dataset.map`: map's fingerprint pickles the tokenizer, 0.3 s a call
+    from datasets.utils.tqdm import tqdm as hf_tqdm  # datasets' bar: off after `datasets.disable_progress_bars()`
+    # chunks of pairs straight to the tokenizer, not `Dataset.map` (its fingerprint pickles the tokenizer: 0.3 s a call)
     text, feats = ds.select_columns(["premise", "hypothesis"]), []
     with hf_tqdm(total=len(ds), desc=f"tokenising {name}", unit=" examples") as bar:
         for i in range(0, len(ds), TOKENISE_CHUNK):
             b = text[i:i + TOKENISE_CHUNK]
-            out = encode_pairs(tokenizer, b["premise"], b["hypothesis"], cfg.encoding, cfg.max_length, cfg.hypothesis_only,
-                               cfg.truncation)
+            out = encode_pairs(tokenizer, b["premise"], b["hypothesis"], cfg.encoding, cfg.max_length,
+                               cfg.hypothesis_only, cfg.truncation)
             feats += [dict(zip(out, row)) for row in zip(*out.values())]
             bar.update(len(b["premise"]))
     cols = list(feats[0])

@@ -21,7 +21,7 @@ PRELOAD = ("numpy", "pandas", "scipy.stats", "sklearn.metrics", "torch", "transf
            # what every smoke study imported after the fork (1.3 s a kernel): torch's compiler stack (torch.optim and
            # transformers reach it), the auto classes and fast tokenizers, the PDF backend that saves the figures
            "torch._dynamo", "transformers.models.auto.modeling_auto", "transformers.models.auto.tokenization_auto",
-           "transformers.models.bert.tokenization_bert_fast", "transformers.optimization", "transformers.trainer_pt_utils",
+           "transformers.models.bert.tokenization_bert", "transformers.optimization", "transformers.trainer_pt_utils",
            "matplotlib.backends.backend_pdf", "matplotlib.backends.backend_agg", "nlicompendium.data")
 # what the preloaded imports read from the environment when they load: a kernel whose values differ starts cold
 # (not TOKENIZERS_PARALLELISM or TORCHINDUCTOR_*, which tokenizers and torch's compiler read when used, and which a test
