@@ -43,8 +43,9 @@ lint:
 # The paper notebooks (05, 10, 12-15) execute once, under papermill, in tests/test_papermill.py, which checks what
 # they write; nbdev_test runs every other notebook. `nbdev_test` alone still runs them all.
 NBTEST_SKIP := ^([_.]|05_|1[02-5]_)
+NBTEST_WORKERS ?= 2
 nbtest:
-	OMP_NUM_THREADS=1 $(BIN)/nbdev_test --n_workers 2 --timing --skip_file_re '$(NBTEST_SKIP)'
+	OMP_NUM_THREADS=1 $(BIN)/nbdev_test --n_workers $(NBTEST_WORKERS) --timing --skip_file_re '$(NBTEST_SKIP)'
 
 # Two pytest workers, one per core; the tests that share a paper-notebook run or a Dask cluster stay on one worker
 # (one module or class each, `--dist loadscope`), so each paper notebook still executes once.
