@@ -20,10 +20,10 @@ from transformers.modeling_outputs import SequenceClassifierOutput
 __all__ = ['HUB_MODELS', 'PAPER_MODELS', 'TINY_CONFIG', 'HUB_ENV', 'MODEL_WORDS', 'TRUNCATIONS', 'ENCODINGS', 'POOLINGS',
            'SENTENCE_POOLINGS', 'FEATURES_ENV', 'embedded_path', 'paper_model', 'hub_mode', 'standin_of',
            'model_in_words', 'ModelUnavailable', 'hub_refusal', 'resolve_model', 'ensure_pad_token', 'load_tokenizer',
-           'load_encoder', 'tokenize_pairs', 'encode_pairs', 'SeparatePairClassifier', 'load_pair_classifier',
-           'hidden_states', 'PairHead', 'hidden_size', 'checkpoint_pooling', 'feature_key', 'sentence_vectors',
-           'truncation_report', 'BiLSTMPair', 'embedded_bilstm', 'window_logits', 'device_map_report', 'ScalarMixProbe',
-           'train_probe']
+           'shared_tokenizer', 'load_encoder', 'tokenize_pairs', 'encode_pairs', 'SeparatePairClassifier',
+           'load_pair_classifier', 'hidden_states', 'PairHead', 'hidden_size', 'checkpoint_pooling', 'feature_key',
+           'sentence_vectors', 'truncation_report', 'BiLSTMPair', 'embedded_bilstm', 'window_logits',
+           'device_map_report', 'ScalarMixProbe', 'train_probe']
 
 # %% ../nbs/03_models.ipynb #542daf85
 HUB_MODELS = {  # alias -> Hugging Face hub id: the one table of the papers' checkpoints, read by every study
@@ -180,6 +180,18 @@ def load_tokenizer(name: str = "embedded", # model alias, hub id or folder
     "The tokenizer of a registered model (`tiny` shares the embedded model's); a decoder's gets its EOS token as pad."
     from transformers import AutoTokenizer
     return ensure_pad_token(tokenizer=AutoTokenizer.from_pretrained(resolve_model(name)))
+
+def shared_tokenizer(name: str = "embedded", # model alias, hub id or folder
+                    ):
+    "`load_tokenizer(name)` loaded once per process and checkpoint (keyed by `resolve_model`'s answer, so a stand-in"
+    " and its checkpoint stay apart): the one training and prediction tokenise and pad with, where a study's units"
+    " loaded it hundreds of times (25-45 ms each). Read-only: call `load_tokenizer` for one to change."
+    return _tokenizer_at(str(resolve_model(name)))
+
+@functools.lru_cache(maxsize=8)
+def _tokenizer_at(path: str):
+    from transformers import AutoTokenizer
+    return ensure_pad_token(tokenizer=AutoTokenizer.from_pretrained(path))
 
 # %% ../nbs/03_models.ipynb #270b9728
 def load_encoder(name: str = "embedded", # model alias, hub id or folder

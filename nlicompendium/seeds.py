@@ -18,7 +18,7 @@ from pathlib import Path
 from .core import cache_dir, compute_spec, data_fingerprint, get_device
 from .dynamics import Dynamics
 from .executors import cached_call, run_units
-from .models import load_tokenizer
+from .models import shared_tokenizer
 from .training import TrainConfig, Encoded, encode_split, fit, evaluate
 
 # %% auto #0
@@ -87,7 +87,7 @@ def seed_run(tr: Encoded, dv: Encoded | None, te: Encoded, # encoded splits
 
 # %% ../nbs/04e_seeds.ipynb #39b51cee
 def _encoded(train, dev, test, cfg):
-    tok = load_tokenizer(cfg.model)
+    tok = shared_tokenizer(cfg.model)
     return tuple(x if x is None or isinstance(x, Encoded) else encode_split(x, tok, cfg, n)
                  for x, n in ((train, "train"), (dev, "dev"), (test, "test")))
 

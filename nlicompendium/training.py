@@ -15,7 +15,7 @@ from torch import nn
 
 from fastcore.basics import patch
 from .core import seed_everything, get_device, bf16_supported, in_test, allow_tf32, autocast_policy
-from .models import load_tokenizer, load_pair_classifier, encode_pairs
+from .models import load_pair_classifier, encode_pairs, shared_tokenizer
 from .dynamics import Dynamics, from_logits, drawn_epochs
 from .stats import classification_report
 
@@ -341,7 +341,7 @@ def fit(train, # training split: a Dataset (id, premise, hypothesis, label) or a
        ) -> TrainResult:
     "Fine-tune a pair classifier, recording training dynamics from the training forward pass."
     seed_everything(cfg.seed)
-    tok = load_tokenizer(cfg.model)
+    tok = shared_tokenizer(cfg.model)
     tr = train if isinstance(train, Encoded) else encode_split(train, tok, cfg, "train")
     dv = None if dev is None else dev if isinstance(dev, Encoded) else encode_split(dev, tok, cfg, "dev")
     if dv is not None and dv.label_names != tr.label_names:
@@ -506,10 +506,10 @@ def predict_logits(model: nn.Module, # a trained pair classifier (or `models.Pai
                    cfg: TrainConfig, # encoding, max_length, eval_batch_size, bf16 (None: where the device has it)
                   ) -> np.ndarray:
     "Logits (N, C) of `model` on a split, in its order, on the model's device with the config's bf16 choice."
-    enc = split if isinstance(split, Encoded) else encode_split(split, load_tokenizer(cfg.model), cfg, "eval")
+    enc = split if isinstance(split, Encoded) else encode_split(split, shared_tokenizer(cfg.model), cfg, "eval")
     # cfg.bf16 None: `core.autocast_policy` decides, as in `models.window_logits`
     device = next(model.parameters()).device
-    return predict(model, enc, PairCollator(load_tokenizer(cfg.model)), cfg.eval_batch_size, device, cfg.bf16)
+    return predict(model, enc, PairCollator(shared_tokenizer(cfg.model)), cfg.eval_batch_size, device, cfg.bf16)
 
 # %% ../nbs/04a_training.ipynb #ecbd235f
 def evaluate(model: nn.Module, # a trained pair classifier
@@ -517,7 +517,7 @@ def evaluate(model: nn.Module, # a trained pair classifier
              cfg: TrainConfig, # encoding, max_length, eval_batch_size, bf16
             ) -> tuple[np.ndarray, dict, pd.DataFrame]:
     "Logits, summary metrics and the per-class table of `model` on a split."
-    enc = ds if isinstance(ds, Encoded) else encode_split(ds, load_tokenizer(cfg.model), cfg, "eval")
+    enc = ds if isinstance(ds, Encoded) else encode_split(ds, shared_tokenizer(cfg.model), cfg, "eval")
     lg = predict_logits(model, enc, cfg)
     summary, table = classification_report(enc.labels, lg.argmax(1), enc.label_names)
     return lg, summary, table
