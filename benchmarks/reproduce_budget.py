@@ -188,15 +188,33 @@ def tokenizer():
     return load_tokenizer("embedded")
 
 
+@functools.lru_cache(maxsize=None)
+def backend(max_length: int):
+    "The embedded tokenizer's `tokenizers` backend, truncating longest first at `max_length` as `truncation=True` does:"
+    " the lengths without transformers' conversion of every encoding to Python lists (tests/test_budget.py compares)."
+    from tokenizers import Tokenizer
+    tk = Tokenizer.from_str(tokenizer().backend_tokenizer.to_str()); tk.no_padding()
+    tk.enable_truncation(max_length, strategy="longest_first")
+    return tk
+
+
+_PAIR_LENGTHS = {}
+
 def pair_lengths(ds, max_length: int) -> np.ndarray:
-    "Real (unpadded) word pieces of each pair, encoded jointly and truncated at `max_length`, as the engine does."
-    return np.array([len(x) for x in tokenizer()(list(ds["premise"]), list(ds["hypothesis"]), truncation=True,
-                                                 max_length=max_length)["input_ids"]])
+    "Real (unpadded) word pieces of each pair, encoded jointly and truncated at `max_length`, as the engine does; once per"
+    " split (its fingerprint) and length."
+    key = (ds._fingerprint, max_length)
+    if key not in _PAIR_LENGTHS:
+        cols = ds.select_columns(["premise", "hypothesis"])[:]  # one slice, not a Python object per row
+        _PAIR_LENGTHS[key] = np.array([len(e.ids) for e in backend(max_length).encode_batch(list(zip(cols["premise"],
+                                                                                                      cols["hypothesis"])))])
+    return _PAIR_LENGTHS[key]
 
 
 def sentence_lengths(texts, max_length: int) -> np.ndarray:
     "Real word pieces of each sentence alone, truncated at `max_length`."
-    return np.array([len(x) for x in tokenizer()(list(texts), truncation=True, max_length=max_length)["input_ids"]])
+    texts = list(texts[:])  # a datasets Column: one slice, not a Python object per row
+    return np.array([len(e.ids) for e in backend(max_length).encode_batch(texts)])
 
 
 def sizes(study, part):

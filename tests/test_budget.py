@@ -83,3 +83,16 @@ def test_workloads_match_stated_sizes(rb, real_data, monkeypatch):
     assert len(every.lengths) == 7908 and every.cell == 55
     assert [p.cached for p in w["taxinli"] if p.mode == rb.TRAIN] == [True]  # manifest shared_units: all 5 read back
     assert np.isclose(sum(p.layers for p in w["cb"] if "probe fine-tuning" in p.what), 21 / 6)
+
+
+def test_lengths_are_the_tokenizers(rb):
+    "The workloads' word-piece counts (the `tokenizers` backend, truncating longest first) are what transformers' own call"
+    " with truncation=True gives, for pairs and sentences, over and under the limit."
+    from nlicompendium.contract import toy_pairs
+    ds = toy_pairs(40, 0).map(lambda b, i: {"premise": "words " * (i % 7) * 9 + b["premise"]}, with_indices=True)
+    tok = rb.tokenizer()
+    for L in (12, 64):
+        want = [len(x) for x in tok(list(ds["premise"]), list(ds["hypothesis"]), truncation=True, max_length=L)["input_ids"]]
+        assert rb.pair_lengths(ds, L).tolist() == want and max(want) == L and min(want) < L
+        assert rb.sentence_lengths(ds["premise"], L).tolist() == [len(x) for x in tok(list(ds["premise"]), truncation=True,
+                                                                                      max_length=L)["input_ids"]]
