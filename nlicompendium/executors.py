@@ -12,8 +12,8 @@ EXECUTORS = ("inprocess", "process", "dask", "submitit")
 
 # %% auto #0
 __all__ = ['EXECUTORS', 'WORKER_PRELOAD', 'LOOPBACK', 'InProcessExecutor', 'Unit', 'worker_context', 'CloudpickleProcessPool',
-           'SubmititExecutor', 'gpu_count', 'worker_devices', 'gpu_cluster', 'local_cluster', 'open_executor',
-           'run_units', 'param_hash', 'cache_dir_for', 'cached_call']
+           'SubmititExecutor', 'gpu_count', 'worker_devices', 'worker_settings', 'gpu_cluster', 'local_cluster',
+           'open_executor', 'run_units', 'param_hash', 'cache_dir_for', 'cached_call']
 
 # %% ../nbs/00a_executors.ipynb #9ca183dc
 class InProcessExecutor(Executor):
@@ -47,7 +47,11 @@ def _call_pickled(blob: bytes):
     fn, args, kwargs = cloudpickle.loads(blob)
     return fn(*args, **kwargs)
 
-WORKER_PRELOAD = ("torch", "transformers", "nlicompendium.training", "distributed")  # imported once, by the forkserver
+WORKER_PRELOAD = ("torch", "transformers", "nlicompendium.training", "distributed",  # imported once, by the forkserver
+                  # and what a worker's first training step imports after them (1.6 s a worker): torch's compiler stack,
+                  # which torch.optim and transformers reach, and the auto and BERT modelling classes
+                  "torch._dynamo", "transformers.models.auto.modeling_auto", "transformers.models.bert.modeling_bert",
+                  "transformers.models.auto.tokenization_auto", "transformers.optimization")
 
 def worker_context():
     "Worker processes' start method: forkserver with `WORKER_PRELOAD` imported once, so each worker is a fork that has"
@@ -112,11 +116,32 @@ def _pin_device(q):
     "Process-pool initializer: take a device (an entry of the parent's mask) from `q`; it is this worker's only one."
     os.environ["CUDA_VISIBLE_DEVICES"] = str(q.get())
 
+@contextlib.contextmanager
+def worker_settings():
+    "While a cluster starts here: Dask's nanny variables for its workers but not `MALLOC_TRIM_THRESHOLD_=65536`, which"
+    " pins glibc's trim threshold (and so its mmap threshold) and made a small model's training 1.45x slower on a worker"
+    " than in the process that sent it (`benchmarks/dask_worker.py`); no statistical profiler, whose samples only a"
+    " dashboard shows (the dashboards are off); and this process's environment as it was (the nanny sets its variables"
+    " in the process that starts the workers, and left them there)."
+    import dask
+    env = {k: v for k, v in (dask.config.get("distributed.nanny.pre-spawn-environ", None) or {}).items()
+           if k != "MALLOC_TRIM_THRESHOLD_"}
+    before = dict(os.environ)
+    try:
+        with dask.config.set({"distributed.nanny.pre-spawn-environ": env, "distributed.worker.profile.enabled": False}):
+            yield
+    finally:
+        for k in set(os.environ) - set(before): del os.environ[k]
+        os.environ.update({k: v for k, v in before.items() if os.environ.get(k) != v})
+
 def gpu_cluster(n: int, # workers
                 gpus: int, # GPUs to spread them over, worker i on the (i % gpus)-th of `worker_devices(gpus)`
                ):
     "A loopback Dask cluster of `n` one-thread workers, one GPU each (dask-cuda's LocalCUDACluster where installed)."
     devs = worker_devices(gpus)
+    with worker_settings(): return _gpu_cluster(n, devs)
+
+def _gpu_cluster(n, devs):
     try:
         from dask_cuda import LocalCUDACluster
         if n == len(devs):
@@ -140,7 +165,8 @@ def local_cluster(n: int, # workers
     from distributed import LocalCluster
     from distributed.utils import get_mp_context
     # the workers fork from the forkserver (`worker_context`), with this process's environment, as spawned ones would
-    with dask.config.set({"distributed.worker.multiprocessing-method": worker_context().get_start_method()}):
+    method = {"distributed.worker.multiprocessing-method": worker_context().get_start_method()}
+    with worker_settings(), dask.config.set(method):
         get_mp_context(); worker_context()  # Dask sets its own preload once; ours (which imports Dask too) replaces it
         return LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host=LOOPBACK, env=dict(os.environ),
                             dashboard_address=None, worker_dashboard_address=None)
