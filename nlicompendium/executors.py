@@ -118,11 +118,11 @@ def _pin_device(q):
 
 @contextlib.contextmanager
 def worker_settings():
-    "While a cluster starts here: Dask's nanny variables for its workers but not `MALLOC_TRIM_THRESHOLD_=65536`, which"
-    " pins glibc's trim threshold (and so its mmap threshold) and made a small model's training 1.45x slower on a worker"
-    " than in the process that sent it (`benchmarks/dask_worker.py`); no statistical profiler, whose samples only a"
-    " dashboard shows (the dashboards are off); and this process's environment as it was (the nanny sets its variables"
-    " in the process that starts the workers, and left them there)."
+    "While a cluster starts here: Dask's nanny variables for its workers but not `MALLOC_TRIM_THRESHOLD_=65536`,"
+    " which pins glibc's trim threshold (and so its mmap threshold) and made a small model's training 1.46x slower on"
+    " a worker than in the process that sent it (`benchmarks/dask_worker.py`); no statistical profiler, whose samples"
+    " only a dashboard shows (the dashboards are off); and this process's environment as it was (the nanny sets its"
+    " variables in the process that starts the workers, and left them there)."
     import dask
     env = {k: v for k, v in (dask.config.get("distributed.nanny.pre-spawn-environ", None) or {}).items()
            if k != "MALLOC_TRIM_THRESHOLD_"}
