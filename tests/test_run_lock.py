@@ -18,10 +18,12 @@ def _python(code: str, **kw) -> subprocess.Popen:
 
 @pytest.fixture
 def toy(tmp_path):
-    "A project with one job whose notebook sleeps (a run that is still running when the second starts)."
+    "A project with one job whose notebook waits for a file `release` (a run that is still running when the others start)."
     (tmp_path / "nbs").mkdir()
+    release = tmp_path / "release"
     cells = [nbformat.v4.new_code_cell("out_dir = None\nprofile = 'cpu'", metadata={"tags": ["parameters"]}),
-             nbformat.v4.new_code_cell("import time; time.sleep(6)\nfrom nlicompendium.core import Results\n"
+             nbformat.v4.new_code_cell(f"import pathlib, time\nt = time.time()\nwhile not pathlib.Path({str(release)!r}).exists() "
+                                       "and time.time() - t < 60: time.sleep(0.05)\nfrom nlicompendium.core import Results\n"
                                        "import pandas as pd\nResults(out_dir, params={'profile': profile})"
                                        ".table('t', pd.DataFrame({'a': [1]}))")]
     ks = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
@@ -44,10 +46,14 @@ def test_two_concurrent_runs(toy):
     t0 = time.time()
     while not side.is_file() and time.time() - t0 < 60: time.sleep(0.1)
     second = _reproduce(toy)  # started while the first runs: refused, naming the holder
-    out2, err2 = second.communicate(timeout=120)
     waiter = _reproduce(toy, wait=True)  # ...or, with wait, runs after it
+    out2, err2 = second.communicate(timeout=120)
+    said = []  # the waiter's log until it says it waits (or ends)
+    while not (said and "waiting" in said[-1]) and (line := waiter.stderr.readline()): said.append(line)
+    (toy / "release").touch()  # the first run's notebook may finish now
     out1, err1 = first.communicate(timeout=120)
     outw, errw = waiter.communicate(timeout=120)
+    errw = "".join(said) + errw
     assert first.returncode == 0, err1
     assert second.returncode == 75, (out2, err2)
     assert "RunLocked" in err2 and f"pid {first.pid} on " in err2 and ", started 20" in err2, err2
