@@ -11,7 +11,7 @@ Warnings are errors (`sphinx -W --keep-going`): a docstring that docutils misrea
 
 Quarto is not needed; users who have it can still run `nbdev_docs`.
 """
-import argparse, os, shutil, subprocess, sys, time
+import argparse, os, shutil, sys, time
 from pathlib import Path
 
 import nbformat
@@ -110,11 +110,12 @@ def main(argv=None):
     ap.add_argument("--profile", default="smoke", help="run profile for executed notebooks (smoke keeps the build to seconds)")
     a = ap.parse_args(argv)
     gen = DOCS / "_gen"; generate(gen)
-    env = {**os.environ, "NLIC_PROFILE": a.profile, "NLIC_DOCS_EXECUTE": "force" if a.execute else "off"}
+    os.environ.update({"NLIC_PROFILE": a.profile, "NLIC_DOCS_EXECUTE": "force" if a.execute else "off"})  # read by conf.py
     t = time.time()
-    r = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-c", str(DOCS), "-q", "-W", "--keep-going", "-j", "1", str(gen), a.out], env=env)  # warnings are errors
-    print(f"docs built in {time.time() - t:.1f} s -> {a.out}/index.html" if r.returncode == 0 else "docs build FAILED")
-    return r.returncode
+    from sphinx.cmd.build import build_main  # in this process, which has imported the library (and torch) already
+    rc = build_main(["-b", "html", "-c", str(DOCS), "-q", "-W", "--keep-going", "-j", "1", str(gen), a.out])  # -W: warnings fail
+    print(f"docs built in {time.time() - t:.1f} s -> {a.out}/index.html" if rc == 0 else "docs build FAILED")
+    return rc
 
 
 if __name__ == "__main__":
