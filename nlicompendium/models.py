@@ -185,7 +185,8 @@ def shared_tokenizer(name: str = "embedded", # model alias, hub id or folder
                     ):
     "`load_tokenizer(name)` loaded once per process and checkpoint (keyed by `resolve_model`'s answer, so a stand-in"
     " and its checkpoint stay apart): the one training and prediction tokenise and pad with, where a study's units"
-    " loaded it hundreds of times (25-45 ms each). Read-only: call `load_tokenizer` for one to change."
+    " loaded it hundreds of times (25-45 ms each). Read-only, and for one thread at a time (a fast tokenizer keeps its"
+    " truncation settings from call to call): call `load_tokenizer` for one to change or to use in another thread."
     return _tokenizer_at(str(resolve_model(name)))
 
 @functools.lru_cache(maxsize=8)
