@@ -178,8 +178,11 @@ def ensure_pad_token(model=None, # a model whose config may lack `pad_token_id` 
 def load_tokenizer(name: str = "embedded", # model alias, hub id or folder
                   ):
     "The tokenizer of a registered model (`tiny` shares the embedded model's); a decoder's gets its EOS token as pad."
+    return _tokenizer_at(str(resolve_model(name)))
+
+def _tokenizer_at(path: str):
     from transformers import AutoTokenizer
-    return ensure_pad_token(tokenizer=AutoTokenizer.from_pretrained(resolve_model(name)))
+    return ensure_pad_token(tokenizer=AutoTokenizer.from_pretrained(path))
 
 def shared_tokenizer(name: str = "embedded", # model alias, hub id or folder
                     ):
@@ -187,12 +190,9 @@ def shared_tokenizer(name: str = "embedded", # model alias, hub id or folder
     " and its checkpoint stay apart): the one training and prediction tokenise and pad with, where a study's units"
     " loaded it hundreds of times (25-45 ms each). Read-only, and for one thread at a time (a fast tokenizer keeps its"
     " truncation settings from call to call): call `load_tokenizer` for one to change or to use in another thread."
-    return _tokenizer_at(str(resolve_model(name)))
+    return _shared_at(str(resolve_model(name)))
 
-@functools.lru_cache(maxsize=8)
-def _tokenizer_at(path: str):
-    from transformers import AutoTokenizer
-    return ensure_pad_token(tokenizer=AutoTokenizer.from_pretrained(path))
+_shared_at = functools.lru_cache(maxsize=8)(_tokenizer_at)  # one per checkpoint path
 
 # %% ../nbs/03_models.ipynb #270b9728
 def load_encoder(name: str = "embedded", # model alias, hub id or folder
