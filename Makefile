@@ -30,9 +30,13 @@ main: install
 
 # The notebooks' kernels fork from one process that has imported torch, transformers, datasets and the library
 # (tests/warm_kernel.py; about 4 CPU-s less per kernel, some 30 kernels; tests/test_warm_kernel.py checks them).
+# The caches the tests fill (stand-ins, shared seed units) go to a fresh folder, removed after: a run never reads what an
+# earlier one or the user's studies left in ~/.cache/nlicompendium, and never writes there (tests/conftest.py).
 test: install
 	$(MAKE) lint
-	$(BIN)/python tests/warm_kernel.py run -- $(MAKE) nbtest pytest
+	cache=$$(mktemp -d -t nlic-test-cache-XXXXXX); \
+	NLIC_TEST_CACHE_DIR=$$cache $(BIN)/python tests/warm_kernel.py run -- $(MAKE) nbtest pytest; rc=$$?; \
+	rm -rf $$cache; exit $$rc
 
 # ruff's settings are in pyproject.toml (pyflakes and pycodestyle, 150 columns, the nbdev house style allowed)
 lint:
@@ -48,9 +52,10 @@ NBTEST_SKIP := ^([_.]|05_|1[02-5]_)
 NBTEST_FIRST := 90_cli.ipynb
 NBTEST_WORKERS ?= 2
 nbtest:
+	cache=$${NLIC_TEST_CACHE_DIR:-$$(mktemp -d -t nlic-test-cache-XXXXXX)}; export NLIC_CACHE_DIR=$$cache; \
 	OMP_NUM_THREADS=1 $(BIN)/nbdev_test --n_workers 1 --timing --path nbs/$(NBTEST_FIRST) & first=$$!; \
 	OMP_NUM_THREADS=1 $(BIN)/nbdev_test --n_workers $(NBTEST_WORKERS) --timing --skip_file_re '$(NBTEST_SKIP)|^$(NBTEST_FIRST)$$'; \
-	rest=$$?; wait $$first; first=$$?; test $$rest -eq 0 -a $$first -eq 0
+	rest=$$?; wait $$first; first=$$?; test -n "$$NLIC_TEST_CACHE_DIR" || rm -rf $$cache; test $$rest -eq 0 -a $$first -eq 0
 
 # Two pytest workers, one per core; the tests that share a paper-notebook run or a Dask cluster stay on one worker
 # (one module or class each, `--dist loadscope`), so each paper notebook still executes once.

@@ -1,10 +1,20 @@
 """Shared fixtures: the project root, the real data folder (NLIC_DATA_DIR, else ../shared/data), one Dask cluster, and
 `smoke`, which executes each paper notebook once per session under the smoke profile for every test that checks it."""
-import os
+import os, shutil, tempfile
 from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_configure(config):
+    """The caches the tests fill (`core.cache_dir()`: stand-ins, shared seed units) in a folder of the run's own: a test
+    never finds units an earlier run computed, nor writes to the user's ~/.cache/nlicompendium. NLIC_TEST_CACHE_DIR names
+    it (`make test` makes one for nbtest and pytest); else a fresh one, removed at the end. xdist's workers inherit it."""
+    if hasattr(config, "workerinput"): return  # a worker: the controller set it before starting the workers
+    given = os.environ.get("NLIC_TEST_CACHE_DIR")
+    os.environ["NLIC_CACHE_DIR"] = given or tempfile.mkdtemp(prefix="nlic-test-cache-")
+    if not given: config.add_cleanup(lambda: shutil.rmtree(os.environ["NLIC_CACHE_DIR"], ignore_errors=True))
 
 
 @pytest.fixture(scope="session")

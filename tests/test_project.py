@@ -250,3 +250,9 @@ def test_a_misquote_is_caught(root, tmp_path):
             "quote": [true, NOT_QUOTED, true.replace("highest", "lowest")]}
     pd.DataFrame(rows).to_csv(tmp_path / "job" / "claims.csv", index=False)
     assert misquoted(tmp_path, papers) == ["job/bad"]
+
+
+def test_the_suite_caches_in_a_folder_of_its_own():
+    "conftest.py points `core.cache_dir()` at a folder made for this run: no test reads or fills ~/.cache/nlicompendium."
+    from nlicompendium.core import cache_dir
+    assert cache_dir().name.startswith("nlic-test-cache-") and cache_dir() != Path.home() / ".cache" / "nlicompendium"
