@@ -103,27 +103,27 @@ def dask_study(smoke, cluster):
     return run
 
 
-# The costliest scopes first (session 20: the seconds each took in a `.ci/run` on the 2-core EPYC, AVX2 kernels, warm
-# kernels; a scope is a test class, or a module's functions). `make pytest` passes `--no-loadscope-reorder`, so
-# pytest-xdist hands scopes out in this order, two to each worker and then one as each finishes: the long notebook
-# executions start at once and the tail is short tests, instead of xdist's default order (most tests first), which left
-# the rehearsals for last.
+# The costliest scopes first (session 21: the seconds each took in a pytest run with two workers on the 2-core EPYC, AVX2
+# kernels, warm kernels; a scope is a test class, or a module's functions). `make pytest` passes `--no-loadscope-reorder`,
+# so pytest-xdist hands scopes out in this order, two to each worker and then one as each finishes (longest first): the
+# long notebook executions start at once and the tail is the short scopes, so neither worker waits long for the other.
+# Every scope is listed: one left out would come last, however long it is.
 COSTLIEST_FIRST = [
-    "test_rehearsal.py::TestRehearsalTaxiNLICBMSciNLI",    # ~43 s: three notebooks on stand-ins
-    "test_papermill.py::TestCBAndMSciNLI",                 # ~39 s
-    "test_docs.py",                                        # ~35 s: the Sphinx build, then Chromium
-    "test_papermill.py",                                   # ~29 s: the official protocol, the datasets job, a bad parameter
-    "test_rehearsal.py::TestRehearsalRoNLIAndCodeMixed",   # ~23 s
-    "test_papermill.py::TestTaxiNLIAndCodeMixed",          # ~22 s
-    "test_papermill.py::TestSciNLI",                       # ~21 s
+    "test_rehearsal.py::TestRehearsalTaxiNLICBMSciNLI",    # ~41 s: three notebooks on stand-ins
+    "test_papermill.py::TestCBAndMSciNLI",                 # ~37 s
+    "test_papermill.py",                                   # ~34 s: the official protocol, the datasets job, a bad parameter
+    "test_docs.py",                                        # ~29 s: the Sphinx build, then Chromium
+    "test_papermill.py::TestRoNLI",                        # ~21 s
+    "test_papermill.py::TestTaxiNLIAndCodeMixed",          # ~21 s
+    "test_rehearsal.py::TestRehearsalRoNLIAndCodeMixed",   # ~20 s
     "test_warm_kernel.py",                                 # ~20 s: a cold kernel beside warm ones
-    "test_papermill.py::TestRoNLI",                        # ~18 s
-    "test_gpu_check.py",                                   # ~17 s
-    "test_distributed.py",                                 # ~16 s: torchrun, two processes
+    "test_papermill.py::TestSciNLI",                       # ~16 s
     "test_fuzz_readers.py",                                # ~15 s, in many short tests
-    "test_progress.py",                                    # ~13 s
-    "test_run_lock.py",                                    # ~12 s
-    "test_budget.py", "test_gpu_path.py",
+    "test_distributed.py",                                 # ~15 s: torchrun, two processes
+    "test_gpu_check.py",                                   # ~12 s
+    "test_run_lock.py",                                    # ~11 s
+    "test_budget.py", "test_project.py", "test_recheck.py", "test_progress.py", "test_real_data.py",  # ~5-8 s each
+    "test_gpu_path.py", "test_official_layouts.py", "test_bad_input.py",  # ~4 s, ~1 s, under 1 s
 ]
 
 

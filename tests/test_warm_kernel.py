@@ -38,10 +38,13 @@ def figures(out):
 
 
 def execute_probe(nb, env, cwd):
-    "Run the probe with papermill in a subprocess with `env`; returns what it printed."
+    """Run the probe with papermill, its kernel started from `env` (this process's environment, replaced while papermill
+    starts it: jupyter_client hands a kernel a copy of it) in `cwd`; returns what it printed."""
+    import papermill as pm
+    from unittest import mock
     out = nb.with_name(f"out{time.monotonic_ns()}.ipynb")
-    code = f"import papermill as pm; pm.execute_notebook({str(nb)!r}, {str(out)!r}, progress_bar=False, kernel_name='python3')"
-    subprocess.run([sys.executable, "-c", code], env=env, cwd=cwd, check=True, capture_output=True)
+    with mock.patch.dict(os.environ, env, clear=True):
+        pm.execute_notebook(str(nb), str(out), progress_bar=False, kernel_name="python3", cwd=str(cwd))
     assert figures(out) == ["image/png", "text/plain"], figures(out)  # the inline backend drew the figure
     cell = json.loads(out.read_text())["cells"][1]
     return json.loads("".join("".join(o["text"]) for o in cell["outputs"] if o.get("name") == "stdout"))
