@@ -1,6 +1,6 @@
 """Kernels for papermill: a new interpreter each time (what `papermill` does) against a fork of a process that has
 imported torch, transformers, datasets and the library (`tests/warm_kernel.py`, what `make test` uses). Each run executes
-a two-cell notebook that imports what a study imports and trains nothing, so the table is the fixed cost a notebook
+a three-cell notebook that imports what a study imports, builds the tiny model and trains nothing, so the table is the fixed cost a notebook
 execution pays before its first cell of work; busy CPU is the whole machine's (/proc/stat), so forked and reaped-elsewhere
 processes count.
 
@@ -16,7 +16,8 @@ import warm_kernel  # noqa: E402
 
 CELLS = ["import numpy as np, pandas as pd, torch, matplotlib.pyplot as plt, seaborn as sns",
          "from nlicompendium.study import Study"
-         "\nfrom nlicompendium.claims import Claim\nfrom nlicompendium.models import load_tokenizer"]
+         "\nfrom nlicompendium.claims import Claim\nfrom nlicompendium.models import load_tokenizer, load_pair_classifier",
+         "m = load_pair_classifier('tiny', 3, seed=0)  # a study's first model: transformers' modelling base loads"]
 
 
 def busy() -> float:

@@ -22,7 +22,12 @@ PRELOAD = ("numpy", "pandas", "scipy.stats", "sklearn.metrics", "torch", "transf
            # transformers reach it), the auto classes and fast tokenizers, the PDF backend that saves the figures
            "torch._dynamo", "transformers.models.auto.modeling_auto", "transformers.models.auto.tokenization_auto",
            "transformers.models.bert.tokenization_bert", "transformers.optimization", "transformers.trainer_pt_utils",
-           "matplotlib.backends.backend_pdf", "matplotlib.backends.backend_agg", "nlicompendium.data")
+           "matplotlib.backends.backend_pdf", "matplotlib.backends.backend_agg", "nlicompendium.data",
+           # and what the first model a study loads imports (0.6 s a kernel, session 21): transformers' modelling base
+           # (generation, integrations, accelerate, torch.distributed) and BERT's classes, the fastText baseline's gensim,
+           # scikit-learn's linear models and t-SNE
+           "transformers.modeling_utils", "transformers.models.bert.modeling_bert", "gensim.models", "sklearn.linear_model",
+           "sklearn.manifold")
 # what the preloaded imports read from the environment when they load: a kernel whose values differ starts cold
 # (not TOKENIZERS_PARALLELISM or TORCHINDUCTOR_*, which tokenizers and torch's compiler read when used, and which a test
 # process sets as it runs: a kernel's copy is read in the kernel)
