@@ -267,16 +267,18 @@ def test_bad_parameter_fails(root, real_data, tmp_path):
         execute(root, "05_curriculum.ipynb", tmp_path / "huge.ipynb", profile="huge", data_dir=str(real_data), out_dir=str(tmp_path / "x"))
 
 
-def test_reproduce_cli_runs_the_datasets_job_and_skips_it_unchanged(root, real_data):
+def test_reproduce_cli_runs_the_datasets_job_and_skips_it_unchanged(root, real_data, capsys, monkeypatch):
     """`nlic_reproduce` runs a job for a profile (the datasets notebook: its tables, with provenance), and skips it when
-    nothing changed."""
-    import subprocess, sys
-    cmd = [sys.executable, "-c", "import sys; from nlicompendium.cli import reproduce_cli; sys.exit(reproduce_cli(sys.argv[1:]))",
-           "--profile", "smoke", "--jobs", "datasets", "--no-collect", "--data-dir", str(real_data)]
-    first = subprocess.run(cmd + ["--force"], cwd=root, capture_output=True, text=True)
-    assert first.returncode == 0, first.stderr[-3000:]
-    second = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
-    assert second.returncode == 0 and "unchanged" in second.stdout, second.stdout
+    nothing changed. The command's function, called here with its arguments (tests/test_recheck.py runs the installed
+    `nlic_reproduce` itself)."""
+    from nlicompendium.cli import reproduce_cli
+    monkeypatch.chdir(root)
+    args = ["--profile", "smoke", "--jobs", "datasets", "--no-collect", "--data-dir", str(real_data)]
+    assert reproduce_cli(args + ["--force"]) == 0
+    first = capsys.readouterr().out
+    assert reproduce_cli(args) == 0
+    second = capsys.readouterr().out
+    assert "ran" in first and "unchanged" in second, (first, second)
     out_dir = root / "runs" / "smoke" / "datasets"
     m = json.loads((out_dir / "manifest.json").read_text())
     assert {"dataset_sizes", "cb_recast_counts", "ronli_table2", "ronli_table2_vs_paper", "scinli_table2", "class_balance"} <= set(m["outputs"])
