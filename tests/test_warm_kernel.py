@@ -140,3 +140,19 @@ def test_a_client_that_imported_the_library_gets_a_warm_kernel(server, tmp_path)
            "TOKENIZERS_PARALLELISM": "false", "TORCHINDUCTOR_CACHE_DIR": "/tmp/x",  # and what a test process sets as it runs
            "PYTHONHASHSEED": warm_kernel.HASH_SEED, "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}  # Dask's nanny's
     assert execute_probe(probe_nb(tmp_path), env, tmp_path)["warm"]
+
+
+def test_a_launcher_before_the_server_listens_waits_for_it(tmp_path):
+    """`run` starts the command beside the server's imports: a launcher that comes first waits until the server listens,
+    and one whose server failed to start (`<socket>.failed`, written by `run`) gives up at once."""
+    import socket, threading
+    path = str(tmp_path / "warm.sock")
+    def listen_later():
+        time.sleep(0.4); srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); srv.bind(path); srv.listen(1)
+        srv.accept()[0].close(); srv.close()
+    th = threading.Thread(target=listen_later); th.start()
+    t = time.monotonic(); s = warm_kernel._connect(path, wait=10)
+    assert s is not None and 0.3 < time.monotonic() - t < 5; s.close(); th.join()
+    gone = str(tmp_path / "never.sock"); open(gone + ".failed", "w").close()
+    t = time.monotonic(); assert warm_kernel._connect(gone, wait=10) is None and time.monotonic() - t < 1
+    assert warm_kernel._connect(str(tmp_path / "silent.sock"), wait=0.2) is None  # nobody ever listens: a cold kernel

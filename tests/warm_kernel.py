@@ -4,11 +4,12 @@ torch, transformers, datasets and the library anew, about 4 CPU-seconds each tim
     python tests/warm_kernel.py run -- make nbtest pytest
 
 starts a server that imports those modules once, puts a `python3` kernelspec first on JUPYTER_PATH whose launcher asks
-the server for a fork, runs the command, and stops the server. Each kernel is then a fork of the server that becomes
+the server for a fork, runs the command (at once, beside the server's imports: a launcher that comes before the server
+listens waits for it), and stops the server. Each kernel is then a fork of the server that becomes
 `ipykernel_launcher -f <connection file>` with the launcher's arguments, working directory, environment and standard
 streams, and torch's thread count as OMP_NUM_THREADS says. Where a kernel's environment differs from the server's in a
-variable its preloaded imports read (HF_*, TORCH_*, the CPU kernels' switches, ...), or no server answers, the launcher
-starts an ordinary kernel instead (`cold`). The launcher stays the kernel's process for jupyter_client: it passes on
+variable its preloaded imports read (HF_*, TORCH_*, the CPU kernels' switches, ...), or no server answers (it failed to
+start, or is not listening within a minute), the launcher starts an ordinary kernel instead (`cold`). The launcher stays the kernel's process for jupyter_client: it passes on
 SIGINT and SIGTERM, exits when the kernel exits, and the kernel exits when the launcher dies (SIGKILL included).
 `benchmarks/warm_kernel.py` measures it; `tests/test_warm_kernel.py` checks that a warm kernel is a cold one's equal.
 """
@@ -53,13 +54,29 @@ def _cold(argv: list[str]):
     os.execv(sys.executable, [sys.executable, "-m", "ipykernel_launcher", *argv])
 
 
+def _connect(path: str, wait: float = 60.0) -> socket.socket | None:
+    "A connection to the server at `path`, waiting while it is still importing (`run` starts the command beside it);"
+    " None if it failed to start (`<path>.failed`) or is not listening within `wait` seconds."
+    import time
+    t = time.monotonic()
+    while True:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            s.connect(path); return s
+        except (FileNotFoundError, ConnectionRefusedError):  # not bound yet, or bound and not yet listening
+            s.close()
+            if os.path.exists(path + ".failed") or time.monotonic() - t > wait: return None
+            time.sleep(0.02)
+        except OSError:
+            s.close(); return None
+
+
 def launch(argv: list[str]):
     "The kernelspec's command: ask the server for a fork and stand in for it, or start an ordinary kernel."
     path = os.environ.get(SOCKET_ENV)
     if not path: _cold(argv)
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try: s.connect(path)
-    except OSError: _cold(argv)
+    s = _connect(path)
+    if s is None: _cold(argv)
     req = {"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)}
     try:
         socket.send_fds(s, [json.dumps(req).encode() + b"\n"], [0, 1, 2])
@@ -225,17 +242,31 @@ def kernelspec_dir(root: str) -> str:
     return root
 
 
-def start_server(tmp: str) -> tuple[subprocess.Popen, dict]:
-    "Start the server (a new interpreter, PYTHONHASHSEED as set here, else HASH_SEED), wait until it has imported PRELOAD;"
-    " returns its process and the environment that uses it."
+def spawn_server(tmp: str) -> tuple[subprocess.Popen, dict]:
+    "Start the server (a new interpreter, PYTHONHASHSEED as set here, else HASH_SEED) without waiting for it; returns its"
+    " process and the environment that uses it (a launcher waits for the server while it imports PRELOAD)."
     path = os.path.join(tmp, "warm.sock")
     env = {**os.environ, "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED") or HASH_SEED}
     p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "serve", path], env=env, stdout=subprocess.PIPE,
                          start_new_session=True, text=True)
-    if p.stdout.readline().strip() != "ready": raise RuntimeError(f"the warm-kernel server did not start ({p.wait()})")
-    p.stdout.close()
     jp = os.environ.get("JUPYTER_PATH")
     return p, {SOCKET_ENV: path, "JUPYTER_PATH": kernelspec_dir(tmp) + (os.pathsep + jp if jp else "")}
+
+
+def server_ready(p: subprocess.Popen, env: dict) -> bool:
+    "Wait until the server says it has imported PRELOAD; if it ended instead, say so beside its socket (`<path>.failed`)"
+    " so that waiting launchers start ordinary kernels at once."
+    ok = p.stdout.readline().strip() == "ready"
+    p.stdout.close()
+    if not ok: open(env[SOCKET_ENV] + ".failed", "w").close()
+    return ok
+
+
+def start_server(tmp: str) -> tuple[subprocess.Popen, dict]:
+    "Start the server and wait until it has imported PRELOAD; returns its process and the environment that uses it."
+    p, env = spawn_server(tmp)
+    if not server_ready(p, env): raise RuntimeError(f"the warm-kernel server did not start ({p.wait()})")
+    return p, env
 
 
 def stop_server(p: subprocess.Popen):
@@ -256,12 +287,16 @@ def run(cmd: list[str]) -> int:
     for sig in (signal.SIGTERM, signal.SIGHUP): signal.signal(sig, stop)
     with tempfile.TemporaryDirectory(prefix="nlic-warm-") as tmp:
         t = time.perf_counter()
-        try: p, env = start_server(tmp)
-        except (OSError, RuntimeError) as e:  # the tests still run, each kernel a new interpreter
+        try: p, env = spawn_server(tmp)
+        except OSError as e:  # the tests still run, each kernel a new interpreter
             print(f"warm kernels: the server did not start ({e}); ordinary kernels", flush=True)
             return subprocess.call(cmd)
-        print(f"warm kernels: server {p.pid} ready in {time.perf_counter() - t:.1f} s ({SOCKET_ENV}={env[SOCKET_ENV]})",
-              flush=True)
+        def said():  # the command starts at once, beside the server's imports: its first kernels wait for them
+            ok = server_ready(p, env)
+            print(f"warm kernels: server {p.pid} " + (f"ready in {time.perf_counter() - t:.1f} s ({SOCKET_ENV}="
+                  f"{env[SOCKET_ENV]})" if ok else f"did not start ({p.wait()}); ordinary kernels"), flush=True)
+        import threading
+        threading.Thread(target=said, daemon=True).start()
         try: return subprocess.call(cmd, env={**os.environ, **env})
         finally:
             stop_server(p)
