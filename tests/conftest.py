@@ -13,8 +13,8 @@ def pytest_configure(config):
     it (`make test` makes one for nbtest and pytest); else a fresh one, removed at the end. xdist's workers inherit it."""
     if hasattr(config, "workerinput"): return  # a worker: the controller set it before starting the workers
     given = os.environ.get("NLIC_TEST_CACHE_DIR")
-    os.environ["NLIC_CACHE_DIR"] = given or tempfile.mkdtemp(prefix="nlic-test-cache-")
-    if not given: config.add_cleanup(lambda: shutil.rmtree(os.environ["NLIC_CACHE_DIR"], ignore_errors=True))
+    os.environ["NLIC_CACHE_DIR"] = folder = given or tempfile.mkdtemp(prefix="nlic-test-cache-")
+    if not given: config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 @pytest.fixture(scope="session")

@@ -256,3 +256,16 @@ def test_the_suite_caches_in_a_folder_of_its_own():
     "conftest.py points `core.cache_dir()` at a folder made for this run: no test reads or fills ~/.cache/nlicompendium."
     from nlicompendium.core import cache_dir
     assert cache_dir().name.startswith("nlic-test-cache-") and cache_dir() != Path.home() / ".cache" / "nlicompendium"
+
+
+def test_every_test_scope_has_its_place_in_the_costliest_first_order(root):
+    "conftest.COSTLIEST_FIRST names every scope pytest-xdist hands out (a test class, or a module's functions): one left out"
+    " would be handed out last, however long it takes."
+    import ast
+    from conftest import COSTLIEST_FIRST
+    scopes = set()
+    for f in sorted((root / "tests").glob("test_*.py")):
+        body = ast.parse(f.read_text()).body
+        scopes |= {f"{f.name}::{n.name}" for n in body if isinstance(n, ast.ClassDef) and n.name.startswith("Test")}
+        if any(isinstance(n, ast.FunctionDef) and n.name.startswith("test_") for n in body): scopes.add(f.name)
+    assert scopes == set(COSTLIEST_FIRST), (scopes - set(COSTLIEST_FIRST), set(COSTLIEST_FIRST) - scopes)
