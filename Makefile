@@ -11,11 +11,13 @@ PROFILE ?= cpu
 install: $(VENV)/.installed
 
 # uv installs the locked environment, compiling bytecode, in 46 s where pip took 196 s (2-core AMD EPYC, warm caches).
+# requirements/excludes.txt names what it leaves out, and why (a 0.7 CPU-s import in every process that reads a notebook).
 # It does not read pip's configuration, so pip's find-links (where a CPU build of torch may lie) are passed on.
 FIND_LINKS ?= $(PIP_FIND_LINKS)
-UV := $(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python $(if $(FIND_LINKS),--find-links $(FIND_LINKS)) -c requirements/cpu.txt
+UV := $(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python $(if $(FIND_LINKS),--find-links $(FIND_LINKS)) -c requirements/cpu.txt \
+      --excludes requirements/excludes.txt
 
-$(VENV)/.installed: settings.ini setup.py requirements/cpu.txt
+$(VENV)/.installed: settings.ini setup.py requirements/cpu.txt requirements/excludes.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q -c requirements/cpu.txt uv
 	$(UV) torch==2.13.0 -e ".[dev]"

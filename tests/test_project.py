@@ -27,6 +27,22 @@ def test_installed_matches_lock(root):
         assert metadata.version(name).split("+")[0] == pins[name], name
 
 
+def test_excluded_packages_stay_out(root):
+    """What requirements/excludes.txt names is neither pinned nor installed, and reading a notebook builds no IRI grammar
+    (rfc3987-syntax's 35 Earley parsers: 0.7 CPU-s in every process that imports nbformat, benchmarks/import_nbformat.py)."""
+    from importlib import metadata
+    excluded = [l.strip() for l in (root / "requirements" / "excludes.txt").read_text().splitlines() if l.strip() and not l.startswith("#")]
+    assert "rfc3987-syntax" in excluded
+    pinned = {l.split("==")[0].lower() for l in (root / "requirements" / "cpu.txt").read_text().splitlines() if "==" in l}
+    for name in excluded:
+        assert name not in pinned, name
+        try: metadata.version(name); installed = True
+        except metadata.PackageNotFoundError: installed = False
+        assert not installed, f"{name} is installed; `make install` leaves it out (requirements/excludes.txt)"
+    r = subprocess.run([sys.executable, "-c", "import nbformat, sys; print('rfc3987_syntax' in sys.modules)"], capture_output=True, text=True)
+    assert r.stdout.strip() == "False", r.stdout + r.stderr
+
+
 def test_environment_yml_uses_same_pins(root):
     env = (root / "environment.yml").read_text()
     assert "-c requirements/cpu.txt" in env and "-e .[dev]" in env
