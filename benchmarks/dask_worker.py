@@ -1,6 +1,7 @@
 """One small training run (`training.fit`, the `tiny` BERT, 256 toy pairs, 2 epochs, one thread) in this process and on
 a one-worker Dask `LocalCluster`: with Dask's default worker settings (the nanny's `MALLOC_TRIM_THRESHOLD_=65536`, the
-statistical profiler on), and with `executors.worker_settings` (neither), which `executors.local_cluster` uses.
+statistical profiler on), and with `executors.worker_settings` and no profiler (neither), as `executors.local_cluster` starts
+them.
 
     python benchmarks/dask_worker.py
 """
@@ -26,11 +27,11 @@ def fit_once():
 
 
 def on_cluster(settings):
-    import contextlib
+    import contextlib, dask
     from distributed import Client, LocalCluster
-    from nlicompendium.executors import LOOPBACK, worker_settings
+    from nlicompendium.executors import _NO_PROFILER, LOOPBACK, worker_settings
     env0 = dict(os.environ)  # Dask's nanny leaves its variables in this process: put back for the next row
-    with (worker_settings() if settings else contextlib.nullcontext()), \
+    with (worker_settings() if settings else contextlib.nullcontext()), dask.config.set(_NO_PROFILER if settings else {}), \
          LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host=LOOPBACK, env=dict(os.environ),
                       dashboard_address=None) as c, Client(c) as cl:
         out = cl.submit(fit_once, pure=False).result()

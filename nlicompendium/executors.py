@@ -120,26 +120,44 @@ def _pin_device(q):
 def worker_settings():
     "While a cluster starts here: Dask's nanny variables for its workers but not `MALLOC_TRIM_THRESHOLD_=65536`,"
     " which pins glibc's trim threshold (and so its mmap threshold) and made a small model's training 1.46x slower on"
-    " a worker than in the process that sent it (`benchmarks/dask_worker.py`); no statistical profiler, whose samples"
-    " only a dashboard shows (the dashboards are off); and this process's environment as it was (the nanny sets its"
-    " variables in the process that starts the workers, and left them there)."
+    " a worker than in the process that sent it (`benchmarks/dask_worker.py`); and this process's environment as it"
+    " was (the nanny sets its variables in the process that starts the workers, and left them there)."
     import dask
     env = {k: v for k, v in (dask.config.get("distributed.nanny.pre-spawn-environ", None) or {}).items()
            if k != "MALLOC_TRIM_THRESHOLD_"}
     before = dict(os.environ)
     try:
-        with dask.config.set({"distributed.nanny.pre-spawn-environ": env, "distributed.worker.profile.enabled": False}):
+        with dask.config.set({"distributed.nanny.pre-spawn-environ": env}):
             yield
     finally:
         for k in set(os.environ) - set(before): del os.environ[k]
         os.environ.update({k: v for k, v in before.items() if os.environ.get(k) != v})
+
+def _while_open(start, # () -> a Dask cluster, started under `settings`
+                settings: dict, # Dask configuration its workers read when they start
+               ):
+    "Start a cluster under Dask `settings` and keep them until it closes: a nanny reads them again when it restarts a"
+    " worker that died, which would otherwise come back as Dask's defaults make it (spawned, with a profiler)."
+    import dask
+    kept = dask.config.set(settings)
+    try: cluster = start()
+    except BaseException: kept.__exit__(None, None, None); raise
+    close, done = cluster._close, []
+    async def _close(*args, **kwargs):  # every way of closing a cluster (close, with, async with) awaits its _close
+        try: return await close(*args, **kwargs)
+        finally:
+            if not done: done.append(True); kept.__exit__(None, None, None)
+    cluster._close = _close
+    return cluster
+
+_NO_PROFILER = {"distributed.worker.profile.enabled": False}  # its samples only a dashboard shows, and they are off
 
 def gpu_cluster(n: int, # workers
                 gpus: int, # GPUs to spread them over, worker i on the (i % gpus)-th of `worker_devices(gpus)`
                ):
     "A loopback Dask cluster of `n` one-thread workers, one GPU each (dask-cuda's LocalCUDACluster where installed)."
     devs = worker_devices(gpus)
-    with worker_settings(): return _gpu_cluster(n, devs)
+    with worker_settings(): return _while_open(lambda: _gpu_cluster(n, devs), _NO_PROFILER)
 
 def _gpu_cluster(n, devs):
     try:
@@ -159,17 +177,19 @@ def _gpu_cluster(n, devs):
 def local_cluster(n: int, # workers
                   gpus: int = 0, # GPUs to pin them to (0: a CPU LocalCluster)
                  ):
-    "The Dask cluster `open_executor` starts here: on loopback only, worker dashboards off."
+    "The Dask cluster `open_executor` starts here: on loopback only, worker dashboards off; a worker that dies comes"
+    " back as the first ones started (`_while_open`)."
     if gpus: return gpu_cluster(n, gpus)
-    import dask
     from distributed import LocalCluster
     from distributed.utils import get_mp_context
     # the workers fork from the forkserver (`worker_context`), with this process's environment, as spawned ones would
-    method = {"distributed.worker.multiprocessing-method": worker_context().get_start_method()}
-    with worker_settings(), dask.config.set(method):
+    def start():
         get_mp_context(); worker_context()  # Dask sets its own preload once; ours (which imports Dask too) replaces it
         return LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host=LOOPBACK, env=dict(os.environ),
                             dashboard_address=None, worker_dashboard_address=None)
+    with worker_settings():
+        return _while_open(start, {**_NO_PROFILER,
+                                   "distributed.worker.multiprocessing-method": worker_context().get_start_method()})
 
 # %% ../nbs/00a_executors.ipynb #b41c0a02
 def _client_security(address: str):
