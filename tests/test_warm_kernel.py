@@ -14,10 +14,12 @@ PROBE = [  # what a notebook can see of the process it runs in
     "import os, json, torch, matplotlib, sklearn  # scikit-learn sets KMP_* in the environment as it loads, as in the server",
     "import atexit; atexit.register(lambda: open('atexit.txt', 'w').write('ran'))  # a kernel's exit runs them\n"
     "unseeded = float(torch.rand(1))  # differs from kernel to kernel, as in new interpreters\n"
+    "import gc; frozen = gc.get_freeze_count()  # the server's imports, kept out of collections; a new interpreter: none\n"
+    "cycle = []; cycle.append(cycle); del cycle; collected = gc.collect()  # what the notebook makes is collected\n"
     "torch.manual_seed(0); x = torch.randn(64, 64)\n"
     "print(json.dumps({'threads': torch.get_num_threads(), 'omp': os.environ.get('OMP_NUM_THREADS'), 'cwd': os.getcwd(),\n"
     "  'path': sys.path, 'backend': matplotlib.get_backend(), 'sum': float((x @ x).sum()),\n"
-    "  'marker': os.environ.get('NLIC_PROBE'), 'unseeded': unseeded,\n"
+    "  'marker': os.environ.get('NLIC_PROBE'), 'unseeded': unseeded, 'frozen': frozen, 'collects': collected >= 1,\n"
     "  'kmp': os.environ.get('KMP_INIT_AT_FORK'), 'argv0': os.path.basename(sys.argv[0]), 'warm': warm, 'hash': hash('nli'),\n"
     "  'blas': sorted({d['num_threads'] for d in __import__('threadpoolctl').threadpool_info() if d['user_api'] == 'blas'})}))",
     "import matplotlib.pyplot as plt\nplt.plot([0, 1]); plt.show()",
@@ -75,6 +77,7 @@ def test_a_warm_kernel_is_an_ordinary_ones_equal_and_another_environment_gets_an
     assert (tmp_path / "atexit.txt").read_text() == "ran"  # the fork ran the notebook's atexit handler on shutdown
     assert warm.pop("warm") and not cold.pop("warm")  # the second ran in a fork, the first in a new interpreter
     unseeded = warm.pop("unseeded"); cold.pop("unseeded")
+    assert warm.pop("frozen") > 100_000 and cold.pop("frozen") == 0  # the fork's collections skip the server's imports
     assert warm == cold, (warm, cold)
     assert warm["threads"] == 1 and warm["blas"] == [1] and warm["marker"] == "x" and warm["cwd"] == str(tmp_path)
     # no thread counts and no seed: torch's own default, as in a new interpreter
