@@ -51,7 +51,9 @@ WORKER_PRELOAD = ("torch", "transformers", "nlicompendium.training", "distribute
                   # and what a worker's first training step imports after them (1.6 s a worker): torch's compiler stack,
                   # which torch.optim and transformers reach, and the auto and BERT modelling classes
                   "torch._dynamo", "transformers.models.auto.modeling_auto", "transformers.models.bert.modeling_bert",
-                  "transformers.models.auto.tokenization_auto", "transformers.optimization")
+                  "transformers.models.auto.tokenization_auto", "transformers.optimization",
+                  # last: freeze what the others made (nbs/00c_forkserver.ipynb)
+                  "nlicompendium._forkserver")
 
 def worker_context():
     "Worker processes' start method: forkserver with `WORKER_PRELOAD` imported once, so each worker is a fork that has"
