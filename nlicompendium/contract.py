@@ -246,8 +246,9 @@ def to_dataset(df: pd.DataFrame, # validated rows
     if missing: raise NLIDataError(source or "<rows>", f"missing field(s) {missing}; found {list(df.columns)}")
     features = Features(feats)
     table = InMemoryTable.from_pandas(df[list(feats)].astype({"id": str}).reset_index(drop=True), preserve_index=False)
-    table = table.cast(features.arrow_schema)  # what `Dataset.from_pandas(df, features=...)` does, less its fingerprint:
-    # datasets hashes the pickled Dataset (60% of a small load); a hash of the table's Arrow stream names the same content
+    # what `Dataset.from_pandas(df, features=...)` does, less its fingerprint: datasets hashes the pickled Dataset
+    # (half of a small load); a hash of the table's Arrow stream names the same content (`benchmarks/to_dataset.py`)
+    table = table.cast(features.arrow_schema)
     return Dataset(table, info=DatasetInfo(features=features), fingerprint=table_fingerprint(table.table))
 
 # %% ../nbs/01_contract.ipynb #e6071209
