@@ -139,8 +139,8 @@ def _while_open(start, # () -> a Dask cluster, started under `settings`
                 settings: dict, # Dask configuration its workers read when they start
                ):
     "Start a cluster under Dask `settings` and keep them until it closes: a nanny reads them again when it restarts a"
-    " worker that died, which would otherwise come back as Dask's defaults make it (spawned, with a profiler). A cluster"
-    " that is never closed leaves them set in this process."
+    " worker that died, which would otherwise come back as Dask's defaults make it (spawned, with a profiler)."
+    " A cluster that is never closed leaves them set in this process."
     import dask
     kept = dask.config.set(settings)
     try: cluster = start()
