@@ -13,10 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-ROOT = Path(__file__).resolve().parent.parent
 CODE = "import time; t = time.process_time(); import nbformat; import sys; print(time.process_time() - t, 'rfc3987_syntax' in sys.modules)"
-
-
 PUT_BACK = ["rfc3987-syntax==1.1.0", "lark==1.3.1"]  # the versions requirements/cpu.txt pinned before the exclusion
 
 
