@@ -135,17 +135,17 @@ def aso_eps(a: Sequence[float], # per-seed scores of A
 # %% ../nbs/02b_claims.ipynb #9a0f0e82
 SEED_TESTS = ("welch", "mann-whitney", "paired-t")  # tests over per-seed scores
 
-def _welch_ci(a, b, level=0.95):
+def _welch_ci(a, b, level=0.95, r=None):  # r: the Welch test of a and b, when already computed
     if np.ptp(a) == 0 and np.ptp(b) == 0: return (a.mean() - b.mean(),) * 2
-    return tuple(sps.ttest_ind(a, b, equal_var=False).confidence_interval(level))
+    return tuple((sps.ttest_ind(a, b, equal_var=False) if r is None else r).confidence_interval(level))
 
 # %% ../nbs/02b_claims.ipynb #22338467
-def _seed_test(a, b, test):
+def _seed_test(a, b, test, r=None):  # r: the Welch test of a and b, when already computed
     if test == "mann-whitney": r = mann_whitney(a, b); return r.statistic, r.pvalue, "Mann-Whitney U (scipy)"
     if test == "paired-t": r = paired_t(a, b); return r.statistic, r.pvalue, "paired t-test over seeds (scipy)"
     if np.ptp(a) == 0 and np.ptp(b) == 0:
         return (0.0, 1.0, "Welch t") if a[0] == b[0] else (np.sign(a[0] - b[0]) * np.inf, 0.0, "Welch t")
-    r = sps.ttest_ind(a, b, equal_var=False)
+    r = sps.ttest_ind(a, b, equal_var=False) if r is None else r
     return float(r.statistic), float(r.pvalue), "Welch t-test (scipy)"
 
 # %% ../nbs/02b_claims.ipynb #d97878b9
@@ -195,8 +195,10 @@ def over_seeds(a: Sequence[float], # A's score per seed
     if min(len(a), len(b)) < 2: raise ValueError(f"a test over seeds needs at least 2 seeds a side, got {len(a)} and "
                                                  f"{len(b)}")
     if not (np.isfinite(a).all() and np.isfinite(b).all()): raise ValueError("per-seed scores hold NaN or inf")
-    stat, p, name = _seed_test(a, b, test)
-    lo, hi = _welch_ci(a, b)
+    # one Welch test (scipy's wrapper costs ~2 ms a call): the interval, and the p-value when the test is Welch's
+    r = None if np.ptp(a) == 0 and np.ptp(b) == 0 else sps.ttest_ind(a, b, equal_var=False)
+    stat, p, name = _seed_test(a, b, test, r)
+    lo, hi = _welch_ci(a, b, r=r)
     p_eq = None
     if margin is not None:
         from statsmodels.stats.weightstats import ttost_ind, ttost_paired
@@ -209,6 +211,19 @@ def over_seeds(a: Sequence[float], # A's score per seed
                     sign_settled=sign_settled(a, b, paired=test == "paired-t"))
 
 # %% ../nbs/02b_claims.ipynb #2abd103c
+def _loo_welch(a, b, drops):
+    "Welch's p-value with each seed of `drops` left out, one scipy call a side (`over_seeds`' each): {(side, i): p}."
+    b = np.asarray(b, float); out = {}
+    if not (np.isfinite(a).all() and np.isfinite(b).all()): return out  # over_seeds says why, seed by seed
+    for side, x, y in (("A", a, b), ("B", b, a)):
+        idx = [i for s, i in drops if s == side]
+        if not idx: continue
+        xs = np.stack([np.delete(x, i) for i in idx])  # (drops, n - 1): a row per left-out seed
+        r = sps.ttest_ind(*((xs, y[None]) if side == "A" else (y[None], xs)), equal_var=False, axis=1)
+        out |= {(side, i): float(p) for i, row, p in zip(idx, xs, np.atleast_1d(r.pvalue))
+                if not (np.ptp(row) == 0 and np.ptp(y) == 0)}  # both sides constant: over_seeds' own rule
+    return out
+
 def one_seed_out(expect: str, # the claim's expectation (`EXPECTATIONS`)
                  a: Sequence[float], # A's score per seed
                  b: Sequence[float] | float, # B's score per seed, or a fixed number
@@ -220,15 +235,26 @@ def one_seed_out(expect: str, # the claim's expectation (`EXPECTATIONS`)
     drops = [("A", i) for i in range(len(a)) if len(a) > 2]
     if test == "paired-t": drops = [("pair", i) for i in range(len(a)) if len(a) > 2]
     elif not num: drops += [("B", j) for j in range(len(b)) if len(b) > 2]
+    welch = _loo_welch(a, b, drops) if test == "welch" and margin is None and not num else {}
     for side, i in drops:
         a_ = a if side == "B" else np.delete(a, i)
         b_ = b if num else (np.delete(np.asarray(b, float), i) if side != "A" else np.asarray(b, float))
-        e = over_seeds(a_, b_, test, margin, aso_iterations=0)
-        rows.append({"side": side, "seed index": i, "estimate": e.estimate, "p": e.p,
-                     "verdict": verdict(expect, e.estimate, e.p, e.p_equivalent, margin)})
+        if (side, i) in welch: est, p, p_eq = float(a_.mean() - b_.mean()), welch[side, i], None
+        else: e = over_seeds(a_, b_, test, margin, aso_iterations=0); est, p, p_eq = e.estimate, e.p, e.p_equivalent
+        rows.append({"side": side, "seed index": i, "estimate": est, "p": p,
+                     "verdict": verdict(expect, est, p, p_eq, margin)})
     return pd.DataFrame(rows, columns=["side", "seed index", "estimate", "p", "verdict"])
 
 # %% ../nbs/02b_claims.ipynb #3d38dd15
+def _resampled_metric(g, p, draws, C, metric):
+    "For each (examples, seeds) of `draws`: `metric` of those seeds of `p` on those examples, averaged over the seeds."
+    # seed s's confusion on a resample: its examples' (gold, pred) cells, each counted as often as the example was drawn
+    W = np.stack([np.bincount(i, minlength=len(g)) for i, _ in draws]).astype(float)  # (resamples, examples)
+    hot = np.zeros((len(p), len(g), C * C)); hot[np.arange(len(p))[:, None], np.arange(len(g)), g * C + p] = 1
+    cm = np.rint(W @ hot).astype(np.int64)  # (seeds, resamples, C * C): whole counts, exact in float64
+    cms = cm[np.stack([s for _, s in draws]), np.arange(len(draws))[:, None]]  # (resamples, seeds drawn, C * C)
+    return metric_from_confusion(cms.reshape(-1, C, C), metric).reshape(len(draws), -1).mean(1)
+
 def seed_example_bootstrap(gold: Sequence[int], # (examples,) gold ids
                            pred_a, # (seeds, examples) A's predicted ids
                            pred_b, # (seeds, examples) B's
@@ -246,11 +272,13 @@ def seed_example_bootstrap(gold: Sequence[int], # (examples,) gold ids
     est = metric_from_confusion(confusion_batch(g, pa, C), metric).mean() - metric_from_confusion(
         confusion_batch(g, pb, C), metric).mean()
     rng, d = np.random.default_rng(seed), np.empty(n_resamples)
-    for r in range(n_resamples):
-        idx = rng.integers(0, len(g), len(g))
-        sa, sb = rng.integers(0, len(pa), len(pa)), rng.integers(0, len(pb), len(pb))
-        ma = metric_from_confusion(confusion_batch(g[idx], pa[sa][:, idx], C), metric).mean()
-        d[r] = ma - metric_from_confusion(confusion_batch(g[idx], pb[sb][:, idx], C), metric).mean()
+    draws = [(rng.integers(0, len(g), len(g)), rng.integers(0, len(pa), len(pa)), rng.integers(0, len(pb), len(pb)))
+             for _ in range(n_resamples)]  # resample r: its examples, A's seeds, B's seeds (one draw after another)
+    K = max(1, 2 ** 22 // len(g))  # resamples at once: 32 MB of counts
+    for s in range(0, n_resamples, K):
+        ch = draws[s:s + K]
+        d[s:s + len(ch)] = (_resampled_metric(g, pa, [(i, x) for i, x, _ in ch], C, metric)
+                            - _resampled_metric(g, pb, [(i, x) for i, _, x in ch], C, metric))
     lo, hi = np.quantile(d, [(1 - level) / 2, (1 + level) / 2])
     p_eq = None if margin is None else float(max((d <= -margin).mean(), (d >= margin).mean()))
     return float(est), float(lo), float(hi), float(min(1.0, 2 * min((d <= 0).mean(), (d >= 0).mean()))), p_eq
