@@ -8,7 +8,7 @@ import functools, sys, time
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['cell_line', 'progress_engine', 'run_notebook']
+__all__ = ['cell_line', 'LogLines', 'progress_engine', 'run_notebook']
 
 # %% ../nbs/00b_progress.ipynb #9e8aed6f
 def cell_line(cell, # a code cell papermill has finished (its metadata holds `duration`)
@@ -23,18 +23,51 @@ def cell_line(cell, # a code cell papermill has finished (its metadata holds `du
     m, s = divmod(int(elapsed), 60)
     return f"{label + ': ' if label else ''}cell {k}/{n} done in {secs:.1f} s ({m}:{s:02d} elapsed)  {first}"
 
+# %% ../nbs/00b_progress.ipynb #5b1e0c12
+class LogLines:
+    "A stream for a log: lines pass through; a bar's `\\r` frames become a line at most every `interval` seconds."
+    def __init__(self, out, # the stream written to (a file, a pipe)
+                 interval: float = 5.0, # seconds between two frames printed as lines
+                 width: int = 200, # a frame is cut to this many characters
+                 clock=time.monotonic): # seconds, for the interval
+        self.out, self.interval, self.width, self.clock = out, interval, width, clock
+        self.rest, self.shown, self.last = "", None, None  # unfinished text, the frame printed last, and when
+    def _frame(self, text: str, due: bool = True):
+        "Print a bar's frame as a line, unless it is empty, already shown, or (`due`) its interval has not passed."
+        text, now = text.strip(), self.clock()
+        if not text or text == self.shown or (due and self.last is not None and now - self.last < self.interval): return
+        self.out.write((text if len(text) <= self.width else text[:self.width - 1] + "…") + "\n")
+        self.shown, self.last = text, now
+    def write(self, text: str) -> int:
+        *lines, rest = (self.rest + text.replace("\r\n", "\n")).split("\n")
+        for line in lines:
+            *frames, final = line.split("\r")
+            for f in frames: self._frame(f)
+            if frames: self._frame(final, due=False)  # a bar's last frame is always printed
+            else: self.out.write(line + "\n")
+            self.shown = None
+        *frames, newest = rest.split("\r")
+        for f in frames: self._frame(f)
+        self.rest = "\r" + newest if frames else newest  # a frame not yet finished, or the start of a line
+        self.out.flush(); return len(text)
+    def flush(self): self.out.flush()
+    def isatty(self): return False
+
 # %% ../nbs/00b_progress.ipynb #7fabff30
 @functools.cache
 def progress_engine():
     "papermill's nbclient engine with a line per finished code cell where stderr is no terminal (built on first use)."
     from papermill.engines import NBClientEngine  # here, not at import: papermill loads this module as its entry point
     class ProgressEngine(NBClientEngine):
-        "papermill's nbclient engine; in a log, a line per finished code cell instead of the cell bar."
+        "papermill's nbclient engine; in a log, a line per finished code cell and bars as lines (`LogLines`)."
         @classmethod
         def execute_managed_notebook(cls, nb_man, kernel_name, progress_label: str = "", progress_stream=None,
                                      **kwargs):
             out = progress_stream or sys.stderr
             if nb_man.pbar is not None and not out.isatty(): nb_man.cleanup_pbar()  # a log: lines, not a redrawn bar
+            for k in ("stdout_file", "stderr_file"):  # the kernel's streams: its bars' frames as lines in a log
+                f = kwargs.get(k)
+                if f is not None and not isinstance(f, LogLines) and not f.isatty(): kwargs[k] = LogLines(f)
             index = {i: k for k, i in enumerate(i for i, c in enumerate(nb_man.nb.cells) if c.cell_type == "code")}
             done, t0 = nb_man.cell_complete, time.perf_counter()
             def cell_complete(cell, cell_index=None, **kw):
