@@ -15,11 +15,11 @@ from .stats import StatResult, mann_whitney, paired_t, mcnemar, cochrans_q, conf
 
 # %% auto #0
 __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'SEED_TESTS', 'EXAMPLE_TESTS', 'UNITS', 'NOT_QUOTED', 'NOT_DECLARED', 'SETTINGS',
-           'KINDS', 'CLAIM_COLUMNS', 'CONCLUSION_ORDER', 'EVIDENCE_FILES', 'verdict', 'Evidence', 'aso_eps',
-           'sign_settled', 'over_seeds', 'one_seed_out', 'seed_example_bootstrap', 'pooled_mcnemar', 'over_examples',
-           'Claim', 'quote_in_paper', 'tost_seeds', 'seeds_for_power', 'min_attainable_p', 'Claims', 'by_conclusion',
-           'verdict_counts', 'upgrade_claims', 'count_table', 'verdict_figure', 'load_evidence', 'write_evidence',
-           'replay', 'recheck', 'recheck_caption', 'write_claims']
+           'EVIDENCE', 'KINDS', 'CLAIM_COLUMNS', 'NOT_RUN', 'CONCLUSION_ORDER', 'EVIDENCE_FILES', 'verdict', 'Evidence',
+           'aso_eps', 'sign_settled', 'over_seeds', 'one_seed_out', 'seed_example_bootstrap', 'pooled_mcnemar',
+           'over_examples', 'Claim', 'quote_in_paper', 'tost_seeds', 'seeds_for_power', 'min_attainable_p',
+           'evidence_kind', 'Claims', 'by_conclusion', 'verdict_counts', 'upgrade_claims', 'count_table',
+           'verdict_figure', 'load_evidence', 'write_evidence', 'replay', 'recheck', 'recheck_caption', 'write_claims']
 
 # %% ../nbs/02b_claims.ipynb #4347f4f6
 ALPHA = 0.05  # the significance level of every verdict
@@ -338,6 +338,12 @@ NOT_DECLARED = "not yet declared"  # the same for its setting
 SETTINGS = {"paper": "the paper's data and model", "substitute model": "the paper's data with a substitute model",
             "substitute data": "substitute data and model",
             "re-analysis": "a re-analysis of the paper's released predictions"}  # what a verdict is a verdict on
+EVIDENCE = {"data": "a statement about the released data",  # the kind of evidence, the first column of every row
+            "re-analysis": "a re-analysis of the paper's released predictions",
+            "substitute model": "a model result, with the paper's data and a substitute model",
+            "substitute data": "a model result, with substitute data and model",
+            "paper": "a model result, with the paper's data and model",
+            "not run": "not run here", "not testable": "not testable here"}
 
 @dataclass
 class Claim:
@@ -360,6 +366,10 @@ class Claim:
     needs: tuple = ()  # the systems its verdict rests on (`Claims.system`); (): A and B
     paper_test: tuple = ()  # the paper's test, (test, runs of A, runs of B, stated p): ('mann-whitney', 5, 5, 0.001)
     conclusion: str = ""  # the paper's conclusion this row tests ('': its key); rows that share one count once
+    evidence: str = ""  # a key of EVIDENCE; '': derived from the setting, the unit and the verdict (`evidence_kind`)
+    family: str = ""  # the family its p-value is corrected in (Holm); '': its conclusion (the parts of one quote)
+    family_size: int = 0  # the tests in the family, where more were searched than are rows here (0: the rows)
+    amendments: tuple = ()  # each a dict: field, before, reason, date (`Claims` keeps the verdict declared before)
     def __post_init__(self):
         self.conclusion = self.conclusion or self.key
         if self.expect not in EXPECTATIONS + ("holds",): raise ValueError(f"claim {self.key!r}: expect must be one of "
@@ -373,6 +383,8 @@ class Claim:
         self.setting = SETTINGS.get(self.setting, self.setting)
         if self.setting not in (*SETTINGS.values(), NOT_DECLARED):
             raise ValueError(f"claim {self.key!r}: setting must be one of {list(SETTINGS)}, got {self.setting!r}")
+        if self.evidence and self.evidence not in EVIDENCE:
+            raise ValueError(f"claim {self.key!r}: evidence must be one of {list(EVIDENCE)}, got {self.evidence!r}")
 
 # %% ../nbs/02b_claims.ipynb #8d4624d2
 def _normalise(s: str) -> str:
@@ -460,7 +472,7 @@ def min_attainable_p(test: str, # 'mann-whitney', 'wilcoxon' or 'sign' (exact Mc
 
 # %% ../nbs/02b_claims.ipynb #fc61690f
 KINDS = ("paper's claim", "control")  # a control is a comparison the paper did not make, counted apart
-CLAIM_COLUMNS = ["paper", "key", "conclusion", "kind", "statement", "quote", "where", "setting", "paper's numbers",
+CLAIM_COLUMNS = ["evidence", "paper", "key", "conclusion", "kind", "statement", "quote", "where", "setting", "paper's numbers",
                  "level", "compared", "unit", "n", "test", "A", "B", "estimate (A - B)", "CI low", "CI high",
                  "statistic", "p", "TOST p", "ASO eps_min (A over B)", "seeds for 80% power", "verdict", "reason",
                  "computed by"]
@@ -490,6 +502,28 @@ def _paper_test_note(c: Claim) -> str:
     return (f"the paper's {test} test over {runs} cannot give p < {stated:g}: its smallest two-sided p is {low:.2g}"
             if low >= stated else "")
 
+# %% ../nbs/02b_claims.ipynb #ek000001
+NOT_RUN = ("not run here", "not run on this machine", "not run:", "not chosen", "gpu profile", "--profile")
+
+def _evidence_of_row(r: dict) -> str:
+    "One row's kind of evidence from its verdict, setting, unit and reason (`EVIDENCE`'s words)."
+    if r.get("verdict") == "not run here": return EVIDENCE["not run"]
+    if r.get("verdict") == "not testable here":  # before 'not run here' existed, its reason said so
+        return EVIDENCE["not run" if any(w in str(r.get("reason", "")) for w in NOT_RUN) else "not testable"]
+    s = r.get("setting")
+    for k in ("re-analysis", "substitute model", "substitute data"):
+        if s == SETTINGS[k]: return EVIDENCE[k]
+    if s == NOT_DECLARED and r.get("unit") != "data": return NOT_DECLARED
+    return EVIDENCE["data"]  # the paper's data and model: its model runs only in the gpu profile, which declares it
+
+def evidence_kind(table: pd.DataFrame, # a claims table, with or without its 'evidence' column
+                 ) -> pd.Series:
+    "Each row's kind of evidence (`EVIDENCE`'s words): its 'evidence' cell where given, else derived from the row."
+    derived = pd.Series([_evidence_of_row(r) for r in table.to_dict("records")], index=table.index, dtype=object)
+    if "evidence" not in table: return derived.rename("evidence")
+    given = table["evidence"]
+    return given.where(given.notna() & (given.astype(str) != ""), derived).rename("evidence")
+
 # %% ../nbs/02b_claims.ipynb #e2ecec0d
 class Claims:
     "A study's ledger of claims, each decided by its declared test; `table()` has the columns `CLAIM_COLUMNS`."
@@ -515,6 +549,8 @@ class Claims:
                 "level": c.level, "compared": _compared(c), "unit": c.unit, "verdict": verdict_,
                 "reason": "; ".join(r for r in (low, reason, _paper_test_note(c)) if r) or _against(verdict_, ev, c),
                 "computed by": computed_by or self.computed_by}
+        row["evidence"] = EVIDENCE[c.evidence] if c.evidence else _evidence_of_row(row)
+        if row["evidence"] in (EVIDENCE["not run"], EVIDENCE["not testable"]): row["computed by"] = ""  # nothing ran
         if ev is not None:
             row |= {"n": ev.n, "test": ev.test, "A": ev.a, "B": ev.b, "estimate (A - B)": ev.estimate,
                     "CI low": ev.low, "CI high": ev.high, "statistic": ev.statistic, "p": ev.p,
@@ -716,6 +752,7 @@ def upgrade_claims(table: pd.DataFrame, # a claims table, perhaps written before
     if "conclusion" not in t: t["conclusion"] = t["key"]  # before conclusions, each row was its own
     for col, fill in (("quote", NOT_QUOTED), ("setting", NOT_DECLARED), ("level", ""), ("seeds for 80% power", np.nan)):
         if col not in t: t[col] = fill
+    t["evidence"] = evidence_kind(t)  # before the column, derived from the setting, the unit and the verdict
     return t[[c for c in CLAIM_COLUMNS if c in t] + [c for c in t.columns if c not in CLAIM_COLUMNS]]
 
 def count_table(table: pd.DataFrame, # one or more claims tables, concatenated
