@@ -54,6 +54,24 @@ def run_page(job_dir: Path, dst: Path):
     tmp = dst.with_suffix(".src.ipynb"); nbformat.write(nb, tmp); proc_notebook(tmp, dst); tmp.unlink()
 
 
+HOWTO_ORDER = ["verdicts", "profiles", "data", "install", "gpu", "datamap"]  # the how-to pages' order; others follow
+
+
+def site_readme(gen: Path) -> str:
+    "README.md as the site's front page: its links to files of the repository turned into links to the site's pages."
+    text = (ROOT / "README.md").read_text()
+    text = text.replace("](docs/howto/", "](howto/").replace("](benchmarks/README.md)", "](benchmarks.md)")
+    text = text.replace("](CITATION.cff)", "](citation.md)")
+    return unlink_missing(text, gen)
+
+
+def unlink_missing(text: str, here: Path) -> str:
+    "Links to pages of the site that are not there (a how-to not written yet) become plain text: no broken reference."
+    import re
+    return re.sub(r"\[([^\]]*)\]\(([^):#]+\.(?:md|ipynb))(#[^)]*)?\)",
+                  lambda m: m.group(0) if (here / m.group(2)).exists() else m.group(1), text)
+
+
 def generate(gen: Path):
     if gen.exists(): shutil.rmtree(gen)
     (gen / "nbs").mkdir(parents=True); (gen / "api").mkdir()
@@ -68,7 +86,14 @@ def generate(gen: Path):
     shutil.copytree(DOCS / "howto", gen / "howto")  # how-to pages, with the figures they show
     for src, dst in (("figures/datamap-scinli", "howto/figures"), ("tables/datamap-scinli", "howto/figures")):
         shutil.copytree(ROOT / src, gen / dst, dirs_exist_ok=True)
-    howtos = sorted(f"howto/{p.stem}" for p in (DOCS / "howto").glob("*.md"))
+    from nlicompendium.cli import RUN_SIZES_MARK
+    from nlicompendium.core import run_sizes_table
+    for page in (gen / "howto").glob("*.md"):  # the profiles page shows core.RUN_SIZES, as the code has it
+        text = unlink_missing(page.read_text(), page.parent)
+        page.write_text(text.replace(RUN_SIZES_MARK, run_sizes_table().to_markdown(index=False)))
+    howtos = [f"howto/{p.stem}" for p in sorted((DOCS / "howto").glob("*.md"), key=lambda p: (HOWTO_ORDER + [p.stem]).index(p.stem))]
+    report = ROOT / "benchmarks" / "README.md"  # the benchmarks report, a page of its own
+    if report.is_file(): shutil.copy2(report, gen / "benchmarks.md"); howtos.append("benchmarks")
     papers = [p for p in nbs if '"parameters"' in p.read_text()]  # the studies: papermill runs them with a parameters cell
     lib = [p for p in nbs if p not in papers]
     (gen / "results").mkdir()
@@ -81,8 +106,9 @@ def generate(gen: Path):
     try: card = scorecard(ROOT, html=True, figure=f"../{SCORECARD_FIGURE}" if fig.is_file() else None)
     except FileNotFoundError as e: card = f"# Scorecard\n\nNo committed run has a claims ledger yet ({e}); `nlic_reproduce` writes them.\n"
     (gen / "tables").mkdir(); (gen / "tables" / "SCORECARD.md").write_text(card)
-    referee = ROOT / "tables" / "REFEREE.md"  # the referee reads behind the scorecard: what was found, fixed, still open
-    if referee.is_file(): shutil.copy2(referee, gen / "tables" / "REFEREE.md")
+    evidence = sorted(d.name for d in (ROOT / "tables").iterdir() if (d / "evidence.md").is_file())  # per-study evidence
+    for job in evidence:
+        (gen / "tables" / job).mkdir(parents=True, exist_ok=True); shutil.copy2(ROOT / "tables" / job / "evidence.md", gen / "tables" / job)
     (gen / "_static" / "verdicts.css").write_text(
         ".verdict{padding:0 .3em;border-radius:3px;white-space:nowrap}.v-0{background:#c8efc8}.v-1{background:#e6f2d5}"
         ".v-2{background:#f2f0d5}.v-3{background:#fbe7c6}.v-4{background:#f6c6c6}.v-5{background:#dcd6ee}"
@@ -90,17 +116,18 @@ def generate(gen: Path):
         # wide tables wrap their cells instead of running off the page: every column readable without scrolling far
         "table.docutils td,table.docutils th{white-space:normal;overflow-wrap:anywhere;vertical-align:top;min-width:5em}"
         "table.docutils{font-size:.8em}")
-    toc = lambda title, items: f"```{{toctree}}\n:caption: {title}\n:maxdepth: 1\n\n" + "\n".join(items) + "\n```\n"
-    readme = (ROOT / "README.md").read_text()
-    results = ["tables/SCORECARD"] + (["tables/REFEREE"] if referee.is_file() else []) + [f"results/{d.name}" for d in runs]
-    (gen / "index.md").write_text(readme + "\n" + toc("Results", results)
-                                  + toc("How-to", howtos) + toc("Library notebooks", [f"nbs/{p.stem}" for p in lib])
-                                  + toc("Paper notebooks (source)", [f"nbs/{p.stem}" for p in papers])
-                                  + toc("API reference", [f"api/{m}" for m in mods]) + toc("Cite", ["citation"]))
     (gen / "citation.md").write_text(
         "# Citing\n\nCite the compendium with its `CITATION.cff`, and the papers and data sets you use with the BibTeX below.\n\n"
         "## The compendium\n\n```{literalinclude} ../../CITATION.cff\n:language: yaml\n```\n\n"
         "## The five papers and their data sets\n\n```{literalinclude} ../references.bib\n:language: bibtex\n```\n")
+    toc = lambda title, items, hidden=False: (f"```{{toctree}}\n:caption: {title}\n:maxdepth: 1\n" + (":hidden:\n" if hidden else "")
+                                              + "\n" + "\n".join(items) + "\n```\n")
+    studies = [f"results/{d.name}" for d in runs] + [f"nbs/{p.stem}" for p in papers]  # as they ran, then their source
+    (gen / "index.md").write_text(site_readme(gen) + "\n" + toc("Studies", studies) + toc("Scorecard", ["tables/SCORECARD"])
+                                  + (toc("Evidence", [f"tables/{j}/evidence" for j in evidence], hidden=True) if evidence else "")
+                                  + toc("How-to", howtos) + toc("API", [f"nbs/{p.stem}" for p in lib] + [f"api/{m}" for m in mods])
+                                  + toc("Cite", ["citation"]))
+
 
 
 def main(argv=None):
