@@ -17,12 +17,13 @@ from pathlib import Path
 
 from .core import cache_dir, compute_spec, data_fingerprint, get_device
 from .dynamics import Dynamics
-from .executors import cached_call, run_units
+from .executors import cached_call, cache_dir_for, run_units
 from .models import shared_tokenizer
 from .training import TrainConfig, Encoded, encode_split, fit, evaluate
 
 # %% auto #0
-__all__ = ['SeedRuns', 'SeedRun', 'selection_metric', 'seed_run', 'seed_units', 'merge_seeds', 'run_seeds', 'shared_cache']
+__all__ = ['SeedRuns', 'SeedRun', 'selection_metric', 'seed_run', 'fit_heads', 'seed_units', 'merge_seeds', 'run_seeds',
+           'shared_cache']
 
 # %% ../nbs/04e_seeds.ipynb #9a91f19e
 @dataclass
@@ -67,11 +68,12 @@ def seed_run(tr: Encoded, dv: Encoded | None, te: Encoded, # encoded splits
              model=None, # None: a fresh `cfg.model` classifier; or a function seed -> model
              keep_model: bool = True, # return the trained model (on CPU if this is not the process that `home` names)
              home: int | None = None, # pid of the process that will use the model; another process moves it to CPU
+             trained=None, # this seed's `TrainResult` when `fit_heads` trained it beside other seeds; None: `fit` here
             ) -> SeedRun:
     "Train one seed and evaluate it on test."
     c = replace(cfg, seed=int(seed))
-    r = fit(tr, dv, c, batches(seed) if callable(batches) else batches,
-            model=model(int(seed)) if model is not None else None)
+    r = trained if trained is not None else fit(tr, dv, c, batches(seed) if callable(batches) else batches,
+                                                model=model(int(seed)) if model is not None else None)
     lg, summ, table = evaluate(r.model, te, c)
     prob = torch.softmax(torch.from_numpy(lg), -1).numpy()
     preds = pd.DataFrame({"seed": seed, "id": te.ids, "gold": te.labels, "pred": lg.argmax(1),
@@ -85,7 +87,115 @@ def seed_run(tr: Encoded, dv: Encoded | None, te: Encoded, # encoded splits
     if m is not None and home is not None and home != os.getpid(): m = m.cpu()
     return SeedRun(int(seed), row, preds, table, r.dynamics, m)
 
+# %% ../nbs/04e_seeds.ipynb #62894505
+def _joint_ok(tr, cfgs, batches) -> bool:
+    "Whether `fit_heads` can train these seeds together: frozen heads on a CPU, one process, no stage restarts."
+    return (isinstance(tr, Encoded) and tr.matrix is not None and get_device().type == "cpu"
+            and int(os.environ.get("WORLD_SIZE", "1")) == 1
+            and all(c.encoding == "frozen" and c.bf16 is False and not getattr(b, "stage_starts", None)
+                    for c, b in zip(cfgs, batches)))
+
+def _head_loop(tr, dv, cfg, batches):
+    "`fit`'s set-up of one frozen head: the seed's model, optimizer, schedule, plan, and the RNG its dropout draws on."
+    from nlicompendium.core import seed_everything
+    from nlicompendium.models import load_pair_classifier
+    from nlicompendium.dynamics import drawn_epochs
+    from nlicompendium.training import _Loop, _param_groups, _schedule, _check_labels, batch_plan, PairCollator
+    seed_everything(cfg.seed); tok = shared_tokenizer(cfg.model); C = len(tr.label_names)
+    if dv is not None and dv.label_names != tr.label_names:
+        raise ValueError(f"dev labels {dv.label_names} differ from train labels {tr.label_names}")
+    for e, name in ((tr, "train"), (dv, "dev")):
+        if e is not None: _check_labels(e, C, name)
+    model = load_pair_classifier(cfg.model, C, "frozen", seed=cfg.seed, sentences=1 if cfg.hypothesis_only else 2,
+                                 head_dropout=cfg.head_dropout)
+    opt = torch.optim.AdamW(_param_groups(model, cfg.weight_decay), lr=cfg.lr, fused=True)
+    plan = batch_plan(len(tr), cfg, tr.lengths, batches); sched = _schedule(opt, cfg, len(plan))
+    L = _Loop(model, opt, sched, tr, dv, cfg, torch.device("cpu"), False, None, 1, 0, PairCollator(tok), C)
+    L.plan, L.ep_of = plan, drawn_epochs([len(b) for b in plan], len(tr))
+    L.drawn, E = np.cumsum([0] + [len(b) for b in plan]), int(L.ep_of[-1]) + 1
+    L.logits = np.zeros((len(tr), E, C), np.float32) if cfg.record else None
+    L.ep_logits = torch.zeros((len(tr), C)) if cfg.record == "train" else None
+    L.cov, L.losses, L.step_n = np.zeros((len(tr), E), np.int32), [], 0
+    validations, stopping = getattr(batches, "validations", None), getattr(batches, "stopping", None)
+    L.val_at = None if validations is None else dict(zip(map(int, validations), stopping or [True] * len(validations)))
+    L.gen = torch.Generator().manual_seed(0); L.gen.set_state(torch.get_rng_state())  # the seed's dropout draws
+    model.train()
+    return L
+
+def _joint_step(loops):
+    "One optimizer step of every head in `loops`, one backward pass for all; each head's ops are its own `fit`'s."
+    F, parts = nn.functional, []
+    for L in loops:
+        b = np.asarray(L.plan[L.step_n]); m = L.net
+        h = torch.relu(F.linear(L.tr.batch(b, L.collator)["features"], m.fc1.weight, m.fc1.bias))
+        p = m.dropout.p  # nn.Dropout on a CPU: a Bernoulli(1 - p) mask from the seed's generator, scaled by 1 / (1 - p)
+        if p > 0: h = h * torch.empty_like(h).bernoulli_(1 - p, generator=L.gen).div_(1 - p)
+        lg = F.linear(h, m.fc2.weight, m.fc2.bias)
+        parts.append((b, lg, F.cross_entropy(lg.float(), L.labels[b])))
+    torch.stack([loss for _, _, loss in parts]).sum().backward()  # each head's gradient is its own loss's
+    for L, (b, lg, loss) in zip(loops, parts):
+        if L.cfg.grad_clip: nn.utils.clip_grad_norm_(L.net.parameters(), L.cfg.grad_clip)
+        L.opt.step(); L.sched.step(); L.opt.zero_grad(set_to_none=True)
+        ep = int(L.ep_of[L.step_n])
+        if L.cfg.record == "train": L.ep_logits.index_add_(0, torch.as_tensor(b), lg.detach().float())
+        np.add.at(L.cov[:, ep], b, 1); L.losses.append(loss.detach()); L.step_n += 1
+
+def _after_step(L) -> bool:
+    "`_Loop.run`'s bookkeeping after a step (epoch end, evaluation, early stopping); True when the head is done."
+    step, cfg, plan = L.step_n, L.cfg, L.plan
+    ep = int(L.ep_of[step - 1]); last = step == len(plan) or L.ep_of[step] != ep
+    if last: L.end_epoch(ep)
+    due = (step in L.val_at) if L.val_at is not None else (
+        (cfg.eval_every and step % cfg.eval_every == 0) or (cfg.eval_every is None and last) or step == len(plan))
+    if due:
+        mean_loss = float(torch.stack(L.losses).float().mean())
+        if L.eval_step(step, ep, mean_loss, L.val_at.get(step, True) if L.val_at is not None else True):
+            if not last: L.end_epoch(ep)
+            return True
+        L.losses = []
+    return step == len(plan)
+
+def fit_heads(train: Encoded, # frozen sentence vectors (`Encoded` with a `matrix`)
+              dev: Encoded | None, # dev split: evaluation, early stopping, the checkpoint kept
+              cfgs: Sequence[TrainConfig], # one per head (its seed)
+              batches: Sequence, # one batch source per head
+             ) -> list:
+    "Frozen-encoder heads of several seeds trained as one model, each seed `fit`'s own numbers: a `TrainResult` each."
+    import time
+    from nlicompendium.training import TrainResult
+    if not _joint_ok(train, cfgs, batches):
+        return [fit(train, dev, c, b) for c, b in zip(cfgs, batches)]
+    t0 = time.perf_counter(); loops = [_head_loop(train, dev, c, b) for c, b in zip(cfgs, batches)]
+    live, done = list(loops), []
+    while live:
+        _joint_step(live)
+        fin = [L for L in live if _after_step(L)]
+        done += fin; live = [L for L in live if L not in fin]
+    secs, out = (time.perf_counter() - t0) / len(loops), []
+    for L in loops:
+        if L.best_state is not None: L.net.load_state_dict(L.best_state)
+        E_done = int(L.ep_of[L.step_n - 1]) + 1
+        out.append(TrainResult(L.net, L.dynamics(E_done) if L.cfg.record else None, L.cov[:, :E_done],
+                               pd.DataFrame(L.history), L.best or {}, L.cfg, L.step_n, secs,
+                               float(L.drawn[L.step_n]) / secs, 0.0))
+    return out
+
+
 # %% ../nbs/04e_seeds.ipynb #39b51cee
+class _Heads:
+    "A job's frozen heads: the seeds `todo` train as one model (`fit_heads`) when the first of them is called."
+    def __init__(self, tr, dv, te, cfg, batches, keep_model, home, todo):
+        self.args, self.todo, self.runs = (tr, dv, te, cfg, batches, keep_model, home), list(todo), {}
+    def __call__(self, seed: int) -> SeedRun:
+        tr, dv, te, cfg, batches, keep_model, home = self.args
+        if seed not in self.runs:  # the first call (or a seed whose cache proved damaged): every seed still to train
+            todo = sorted({seed, *self.todo} - set(self.runs)); self.todo = []
+            res = fit_heads(tr, dv, [replace(cfg, seed=s) for s in todo],
+                            [batches(s) if callable(batches) else batches for s in todo])
+            self.runs |= {s: seed_run(tr, dv, te, cfg, s, keep_model=keep_model, home=home, trained=r)
+                          for s, r in zip(todo, res)}
+        return self.runs.pop(seed)
+
 def _encoded(train, dev, test, cfg):
     tok = shared_tokenizer(cfg.model)
     return tuple(x if x is None or isinstance(x, Encoded) else encode_split(x, tok, cfg, n)
@@ -100,6 +210,8 @@ def seed_units(train, dev, test, # Dataset or Encoded splits, encoded once here
                cache=None, # folder: each seed's SeedRun is kept there (`executors.cached_call`); None: not cached
                params: dict | None = None, # with `cache`: what else determines the result; cfg, seed, splits are added
                code: dict | None = None, # with `cache`: the code's fingerprints (`Study.code`; `shared_cache`: library)
+               together: bool = False, # frozen heads: the seeds not cached train as one model (`fit_heads`) when the
+                                       # first is called; for units run one after another in this process
               ) -> dict:
     "One call per seed (seed -> a call with no arguments returning a `SeedRun`), for `executors.run_units`."
     import functools
@@ -107,12 +219,17 @@ def seed_units(train, dev, test, # Dataset or Encoded splits, encoded once here
               x in (("train", train), ("dev", dev), ("test", test))} if cache is not None else None
     tr, dv, te = _encoded(train, dev, test, cfg)
     units, compute = {}, compute_spec()  # torch, kernels, device, bf16: AVX2 runs never read AMX runs' seeds
+    key = lambda sd: {**(params or {}), "config": asdict(cfg), "splits": splits, "seed": int(sd),
+                      "keep_model": keep_model, "compute": compute}
+    heads = None
+    if together and model is None and cfg.encoding == "frozen":
+        cached = lambda sd: cache is not None and (cache_dir_for(cache, key(sd), code) / "done.json").is_file()
+        todo = [int(sd) for sd in seeds if not cached(sd)]
+        heads = _Heads(tr, dv, te, cfg, batches, keep_model, os.getpid(), todo)
     for sd in seeds:
-        call = functools.partial(seed_run, tr, dv, te, cfg, int(sd), batches, model, keep_model, os.getpid())
-        if cache is not None:
-            key = {**(params or {}), "config": asdict(cfg), "splits": splits, "seed": int(sd), "keep_model": keep_model,
-                   "compute": compute}
-            call = functools.partial(_cached_seed, cache, key, call, code, os.getpid())
+        call = (functools.partial(heads, int(sd)) if heads is not None else
+                functools.partial(seed_run, tr, dv, te, cfg, int(sd), batches, model, keep_model, os.getpid()))
+        if cache is not None: call = functools.partial(_cached_seed, cache, key(sd), call, code, os.getpid())
         units[int(sd)] = call
     return units
 

@@ -121,9 +121,10 @@ def run_seeds(self: Study,
               desc: str = "units", # progress bar label
              ) -> dict:
     "Every job's seeds as units on the study's executor; returns key -> `seeds.SeedRuns`, in the order of `jobs`."
-    units = {}
+    units, here = {}, (self.fan_out or {"executor": "inprocess"})["executor"] == "inprocess"
     for k, kw in jobs.items():
         kw = {**kw, **({"code": self.code} if kw.get("cache") is not None and "code" not in kw else {})}
+        kw.setdefault("together", here)  # units run here one after another: a job's frozen heads train as one model
         units |= {(k, sd): u for sd, u in seed_units(**kw).items()}
     done = self.run_units(units, desc=desc)
     return {k: merge_seeds([r for (kk, _), r in done.items() if kk == k], select) for k in jobs}
