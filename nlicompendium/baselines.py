@@ -33,11 +33,13 @@ def cbow(texts: Sequence[str], # sentences
         ) -> tuple[np.ndarray, int]:
     "The mean word vector of each whitespace-split sentence (the official CBOW), and how many were empty (zeros)."
     dim = int(dim or vectors.vector_size)
-    out, empty = np.zeros((len(texts), dim), dtype=np.float32), 0
-    for i, t in enumerate(texts):
-        words = str(t).split()
+    out, empty, sents = np.zeros((len(texts), dim), dtype=np.float32), 0, [str(t).split() for t in texts]
+    # each distinct word looked up once (fastText computes an unseen word's vector from its n-grams at every lookup)
+    vocab = {w: j for j, w in enumerate(dict.fromkeys(w for s in sents for w in s))}
+    V = np.stack([np.asarray(vectors[w], dtype=np.float32) for w in vocab]) if vocab else None
+    for i, words in enumerate(sents):
         if not words: empty += 1; continue
-        out[i] = np.mean([np.asarray(vectors[w], dtype=np.float32) for w in words], axis=0)
+        out[i] = V[[vocab[w] for w in words]].mean(axis=0)  # the (words, dim) float32 array np.mean of the list makes
     return out, empty
 
 # %% ../nbs/03a_baselines.ipynb #bff8c3b1
