@@ -21,6 +21,15 @@ t-SNE, the claims' tests, tokenizing) and parts read back from a cache in the co
     python benchmarks/reproduce_budget.py --avx2          # AVX2 kernels forced for the rates measured here
     python benchmarks/reproduce_budget.py --here          # floors at this machine's rates, measured now
     python benchmarks/reproduce_budget.py --gemm-gflops 100 --parts   # another machine's rate; every part listed
+    python benchmarks/reproduce_budget.py --cold          # make main's study from empty caches here, then its floor
+    python benchmarks/reproduce_budget.py --cold-seconds 475   # the same, with make main's time measured by hand
+
+The cold-cache column: `--cold` runs what `make main` runs (papermill of nbs/05_curriculum.ipynb, dataset ronli, the
+machine's profile) with an empty download cache, feature store, unit cache and output folder (all in a temporary
+folder, removed after), then measures this machine's GEMM rates right after it, and prints the run's wall time beside
+the job's fresh-cache floor at those rates (the job's threads: 2): one machine, one moment. `--cold-seconds` takes
+the wall time of a `make main` run from an empty cache by hand (`time make main` after removing
+~/.cache/nlicompendium and runs/curriculum-ronli-*) instead of running it.
 """
 import argparse
 import functools
@@ -444,13 +453,13 @@ def gemm_rate(kind: str, reps: int | None = None, runs: int = 5, seconds: float 
 # threads from a524d1f on (machine.torch_threads); the runs of the regeneration at library eb58fb4ec52cf5d1 predate
 # it, so their conditions are taken from the commits that committed them.
 RUN_CONDITIONS = {  # job -> (threads or None: not recorded, in words)
-    "curriculum-ronli": (None, "threads and load not recorded (65f9db4, session 15)"),
-    "curriculum-ronli-official": (None, "threads and load not recorded (f232149, session 15)"),
-    "curriculum-scinli": (None, "threads and load not recorded (63cf50c, session 15)"),
+    "curriculum-ronli": (None, "threads and load not recorded (65f9db4)"),
+    "curriculum-ronli-official": (None, "threads and load not recorded (f232149)"),
+    "curriculum-scinli": (None, "threads and load not recorded (63cf50c)"),
     "datasets": (1, "1 thread, beside the other regenerations (fb321ad)"),
     "taxinli": (1, "1 thread, beside the other regenerations; fine-tuning read back from the seed cache (fb321ad)"),
     "codemixed": (1, "1 thread, beside the other regenerations (fb321ad)"),
-    "cb": (2, "2 threads, alone (session 18: the rerun for the referee's fixes, d606df5)"),
+    "cb": (2, "2 threads, alone (the rerun for the referee's fixes, d606df5)"),
     "mscinli": (2, "2 threads; a test suite shared the cores for 10 minutes of cell 45, and a CB run (2 threads, "
                    "stopped) for the last 28 minutes, cell 53's Table 8 among them (12a5490)"),
 }
@@ -556,8 +565,31 @@ def this_machine() -> str:
     return f"{cpu}, {torch.backends.cpu.get_cpu_capability()} kernels{forced}, {torch.get_num_threads()} threads"
 
 
-def print_floors(root: Path, jobs: pd.DataFrame, gemm_gflops: float | None, here: bool, parts: bool):
-    "The floor section: rates, the per-job table, the costliest cells against their floors."
+MAIN_JOB = "curriculum-ronli"  # what `make main` runs (Makefile): papermill of nbs/05_curriculum.ipynb, dataset ronli
+
+
+def cold_main(root: Path) -> float:
+    "Wall seconds of `make main`'s study from empty caches: download cache, feature store, units and outputs."
+    import subprocess, sys, tempfile
+    with tempfile.TemporaryDirectory(prefix="nlic-cold-") as tmp:
+        env = {**os.environ, "NLIC_CACHE_DIR": f"{tmp}/cache", "HF_DATASETS_CACHE": f"{tmp}/hf-datasets"}
+        cmd = [str(Path(sys.executable).parent / "papermill"), "--engine", "nlic", "nbs/05_curriculum.ipynb",
+               f"{tmp}/main.ipynb", "-p", "dataset", "ronli", "-p", "out_dir", f"{tmp}/out"]
+        t = time.perf_counter(); subprocess.run(cmd, cwd=root, env=env, check=True)
+        return time.perf_counter() - t
+
+
+def cold_table(table: pd.DataFrame, seconds: float, how: str) -> pd.DataFrame:
+    "`make main` from empty caches beside its fresh-cache floor at this machine's rate, one row."
+    f = float(table.set_index("job").loc[MAIN_JOB, "floor s, fresh caches"])
+    return pd.DataFrame([{"job": MAIN_JOB, "machine": this_machine().rsplit(",", 1)[0], "cold cache s": round(seconds),
+                          "how": how, "floor s, fresh caches (this machine's rate, 2 threads)": round(f, 1),
+                          "x floor": round(seconds / f, 2)}])
+
+
+def print_floors(root: Path, jobs: pd.DataFrame, gemm_gflops: float | None, here: bool, parts: bool,
+                 cold: tuple | None = None):
+    "The floor section: rates, the per-job table, the costliest cells against their floors; `cold`: (seconds, how)."
     t0 = time.perf_counter()
     fl = Flops()
     before = torch.get_num_threads()
@@ -593,6 +625,9 @@ def print_floors(root: Path, jobs: pd.DataFrame, gemm_gflops: float | None, here
                                for j, x in zip(table.job, table["x floor"])]
     cols = ["job", "measured s (machine)", "how it ran", "floor s (rate)", "x floor", "lever (> 1.5x)"]
     print(table[cols].to_markdown(index=False))
+    if cold is not None:
+        print(f"\n### `make main` from an empty cache, on this machine\n\n"
+              + cold_table(table, *cold).to_markdown(index=False))
     print("\nWith the cached parts computed too (fresh caches), the floors would be: "
           + ", ".join(f"{j} {f:,.0f} s" for j, f in zip(table.job, table["floor s, fresh caches"]) if f) + ".")
     print("\nThe costliest cells against the floor of the parts they run:\n")
@@ -610,7 +645,13 @@ def main(argv=None):
     ap.add_argument("--here", action="store_true", help="floors at this machine's rate, measured now")
     ap.add_argument("--avx2", action="store_true", help="rerun with the AVX2 kernels forced (as the committed runs)")
     ap.add_argument("--parts", action="store_true", help="also print every part's FLOPs and its numbers' sources")
+    ap.add_argument("--cold", action="store_true", help="run make main's study from empty caches here first, then "
+                    "its floor at this machine's rate (implies --here)")
+    ap.add_argument("--cold-seconds", type=float, help="make main's wall seconds from an empty cache, timed by hand on "
+                    "this machine (implies --here)")
     a = ap.parse_args(argv)
+    cold = ((cold_main(a.root), "measured now: papermill as make main runs it, empty caches") if a.cold else
+            (a.cold_seconds, "given (--cold-seconds)") if a.cold_seconds else None)
     if a.avx2 and any(os.environ.get(k) != v for k, v in AVX2_ENV.items()):
         import sys
         os.execvpe(sys.executable, [sys.executable, *sys.argv], {**os.environ, **AVX2_ENV})
@@ -629,7 +670,7 @@ def main(argv=None):
     top["share of its job"] = (top.seconds / top["job seconds"]).round(2)
     top["seconds"] = top.seconds.round(1)
     print(top[["job", "cell", "seconds", "share of its job", "first line"]].to_markdown(index=False))
-    if not a.no_floor: print_floors(a.root, jobs, a.gemm_gflops, a.here, a.parts)
+    if not a.no_floor: print_floors(a.root, jobs, a.gemm_gflops, a.here or cold is not None, a.parts, cold)
 
 
 if __name__ == "__main__":

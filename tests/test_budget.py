@@ -96,3 +96,12 @@ def test_lengths_are_the_tokenizers(rb):
         assert rb.pair_lengths(ds, L).tolist() == want and max(want) == L and min(want) < L
         assert rb.sentence_lengths(ds["premise"], L).tolist() == [len(x) for x in tok(list(ds["premise"]), truncation=True,
                                                                                       max_length=L)["input_ids"]]
+
+
+def test_cold_column(rb):
+    "The cold-cache column divides make main's seconds by its job's fresh-cache floor, and the output names no session."
+    import pandas as pd
+    table = pd.DataFrame([{"job": rb.MAIN_JOB, "floor s, fresh caches": 120.0}, {"job": "cb", "floor s, fresh caches": 9.0}])
+    row = rb.cold_table(table, 300.0, "given").iloc[0]
+    assert (row["job"], row["cold cache s"], row["x floor"]) == (rb.MAIN_JOB, 300, 2.5)
+    assert "session" not in repr(rb.RUN_CONDITIONS).lower() and "session" not in (rb.__doc__ or "").lower()
