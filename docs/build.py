@@ -93,7 +93,9 @@ def generate(gen: Path):
         page.write_text(text.replace(RUN_SIZES_MARK, run_sizes_table().to_markdown(index=False)))
     howtos = [f"howto/{p.stem}" for p in sorted((DOCS / "howto").glob("*.md"), key=lambda p: (HOWTO_ORDER + [p.stem]).index(p.stem))]
     report = ROOT / "benchmarks" / "README.md"  # the benchmarks report, a page of its own
-    if report.is_file(): shutil.copy2(report, gen / "benchmarks.md"); howtos.append("benchmarks")
+    if report.is_file():
+        (gen / "benchmarks.md").write_text(unlink_missing(report.read_text().replace("](../docs/howto/", "](howto/"), gen))
+        howtos.append("benchmarks")
     papers = [p for p in nbs if '"parameters"' in p.read_text()]  # the studies: papermill runs them with a parameters cell
     lib = [p for p in nbs if p not in papers]
     (gen / "results").mkdir()
