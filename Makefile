@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 NLIC_DATA_DIR ?= $(abspath ../shared/data)
 export NLIC_DATA_DIR
 
-.PHONY: install main test lint nbtest pytest gpu-check reproduce verify datasets finetune bench profile docs lab lock clean
+.PHONY: install install-cuda main test lint nbtest pytest gpu-check reproduce verify datasets finetune bench profile docs lab lock clean
 PROFILE ?= cpu
 
 install: $(VENV)/.installed
@@ -65,10 +65,21 @@ pytest:
 	$(BIN)/pytest -q -n 2 --dist loadscope --no-loadscope-reorder
 
 # Everything a lent GPU should be asked, as one command and one table (benchmarks/gpu_check.py, about 8 min on one H100).
-# `make test` runs its CPU form inside pytest (tests/test_gpu_check.py), in parallel with the other tests.
-# Without CUDA (CI) it runs the same steps at smoke sizes on the CPU, says so, and leaves out the two notebook steps.
+# Without CUDA it exits 2 and names what is missing (torch's CUDA build, the driver, a device): it never passes on a CPU.
+# Its CPU form (`GPU_CHECK_ARGS=--smoke`: smoke sizes, the two notebook steps left out) is what `make test` runs, inside
+# pytest (tests/test_gpu_check.py). Run `make install` (or `make install-cuda`) first, as its own step.
 gpu-check: install
 	$(BIN)/python benchmarks/gpu_check.py $(GPU_CHECK_ARGS)
+
+# The CUDA build of the locked torch in place of the CPU one, on a machine with an NVIDIA driver (docs/howto/gpu.md).
+# PyPI's torch 2.13.0 Linux wheel is the CUDA 13.0 build (driver 580 or newer). For an older driver, name PyTorch's index
+# of a CUDA it supports (nvidia-smi's "CUDA Version"): make install-cuda TORCH_INDEX=https://download.pytorch.org/whl/cu128
+TORCH_INDEX ?= https://pypi.org/simple
+install-cuda: install
+	$(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python --index-url https://pypi.org/simple \
+	    --extra-index-url $(TORCH_INDEX) --reinstall-package torch -c requirements/cpu.txt torch==2.13.0
+	$(BIN)/python -c "import torch; print('torch', torch.__version__, 'CUDA', torch.version.cuda, \
+	    'available', torch.cuda.is_available()); assert torch.version.cuda, 'still a CPU build of torch'"
 
 # Every paper notebook for a profile, into runs/<profile>/, collected into tables/ and figures/ (finished jobs are skipped).
 reproduce: install

@@ -1,18 +1,23 @@
-"""`make gpu-check`: everything a lent GPU should be asked, in one command and one table (issues 42 and 43).
+"""`make gpu-check`: everything a lent GPU should be asked, in one command and one table.
 
     python benchmarks/gpu_check.py                      # CUDA: every step at full size (about 8 min on one H100)
     python benchmarks/gpu_check.py --steps mfu,memory   # some steps
-    python benchmarks/gpu_check.py --smoke              # no CUDA: the same steps at smoke sizes on the CPU (CI)
+    python benchmarks/gpu_check.py --smoke              # the same steps at smoke sizes; without CUDA, on the CPU (CI)
+
+Without CUDA and without `--smoke` it refuses (exit status 2), naming what is missing: torch's CUDA build, the NVIDIA
+driver, or a device (docs/howto/gpu.md says how to install the CUDA build and check it).
 
 A GPU machine here has no network, so every step needs only the working tree, its installed packages and, for the two
 study steps, the data folder (`--data-dir`, default `NLIC_DATA_DIR`). Models are built from their architectures'
 configurations with random weights (BERT-base, XLNet-base, GPT-2-medium, Llama-2-13B's shapes): speed, memory and
 placement depend on shapes, not on weights. Steps:
 
-- rehearsal: the five studies' `gpu` profile on stand-ins (tests/test_rehearsal.py, NLIC_REHEARSAL=1), on CUDA;
+- rehearsal: the five studies' `gpu` profile on stand-ins (tests/test_rehearsal.py, NLIC_REHEARSAL=1), on CUDA; the
+  data folder is required (NLIC_REQUIRE_DATA=1), and a skipped study is a FAIL;
 - mfu: bf16 BERT-base-shaped fine-tuning at 128 tokens: FLOPs counted by `FlopCounterMode`, against the card's dense
   bf16 peak (on the CPU: against this machine's measured fp32 GEMM rate, which is said);
-- memory: one training step per model at the gpu profile's batch and token sizes (`core.RUN_SIZES`), peak memory;
+- memory: one training step per model at the gpu profile's batch and token sizes (`core.RUN_SIZES`; RoGPT2 at the
+  RoNLI row's batch 64), each with its study's classes, peak memory; the cache is emptied after;
 - llm-map: where `device_map="auto"` would put Llama-2-13B's layers in bf16 on this card (empty weights);
 - repeat: two identical short fits, the largest logit difference, without and with deterministic kernels
   (`training.repeat_fit_max_diff`);
@@ -21,10 +26,12 @@ placement depend on shapes, not on weights. Steps:
 - cb-probe: CB's scalar-mix probe fine-tuned with its encoder on the device (`cb.finetune_probe`);
 - executor: one Dask worker per visible GPU (`executors.open_executor('dask')`), each reports its GPU;
 - ronli: RoNLI's main job (`nlic_reproduce --verify --jobs curriculum-ronli`, the cpu profile's MiniLM) on CUDA:
-  wall time, and whether every verdict equals the committed one.
+  wall time, and whether every verdict equals the committed one (verify runs with TF32 off, NLIC_TF32=0; CUDA's random
+  draws are not the CPU's, so a verdict whose committed p lies near 0.05 may change: docs/howto/gpu.md).
 
-Without CUDA the rehearsal and ronli steps are not run: in CI the same notebooks already run at those profiles
-(tests/test_rehearsal.py, tests/test_papermill.py), and a notebook executes once per profile it tests. The table says so.
+With `--smoke` and no CUDA the rehearsal and ronli steps are not run: in CI the same notebooks already run at those
+profiles (tests/test_rehearsal.py, tests/test_papermill.py), and a notebook executes once per profile it tests. The
+table says so.
 Exit status: 0 when every step that ran passed.
 """
 from __future__ import annotations
@@ -38,13 +45,49 @@ import sys
 import time
 from pathlib import Path
 
-import torch
+# PyTorch reads this once per process, at its first cuBLAS GEMM: it must be set before torch does any CUDA work, or the
+# `repeat` step's deterministic kernels raise (nlicompendium's import sets it too; this script imports torch first)
+os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+
+import torch  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 STEPS = ["rehearsal", "mfu", "memory", "llm-map", "repeat", "reduce", "cb-probe", "executor", "ronli"]
-# dense bf16 tensor-core peaks (no sparsity), from the vendors' data sheets; matched on torch.cuda.get_device_name
-PEAK_BF16 = [("H200", 989e12), ("H100 NVL", 835e12), ("H100 PCIe", 756e12), ("H100", 989e12), ("A100", 312e12),
-             ("L40S", 362e12), ("L4", 121e12), ("A10G", 70e12), ("A10", 125e12)]
+# dense bf16 tensor-core peaks (no sparsity), from the vendors' data sheets; the whole of torch.cuda.get_device_name
+# must match (a substring would give "NVIDIA H200 NVL" the SXM card's peak, and "NVIDIA L40" the L4's)
+PEAK_BF16 = [(r"NVIDIA H200 NVL", 835e12), (r"NVIDIA H200", 989e12), (r"NVIDIA H100 NVL", 835e12),
+             (r"NVIDIA H100 PCIe", 756e12), (r"NVIDIA H100( 80GB HBM3)?", 989e12), (r"NVIDIA H800 PCIe", 756e12),
+             (r"NVIDIA H800", 989e12), (r"NVIDIA A100[- ].*", 312e12), (r"NVIDIA L40S", 362e12),
+             (r"NVIDIA L40", 181e12), (r"NVIDIA L4", 121e12), (r"NVIDIA A10G", 70e12), (r"NVIDIA A10", 125e12)]
+ROGPT2_BATCH = 64  # RoNLI's RoGPT2-medium row trains at batch 64 (nbs/05_curriculum.ipynb, its `batch_size=64`)
+
+
+def peak_bf16(name):
+    "The dense bf16 peak (FLOP/s) of the card `name` (`torch.cuda.get_device_name`), or None when it is not listed."
+    import re
+    return next((p for k, p in PEAK_BF16 if re.fullmatch(k, name.strip())), None)
+
+
+def cuda_missing():
+    "None where torch can run on CUDA; else what is missing, in words: torch's CUDA build, the driver, or a device."
+    import ctypes, shutil, warnings
+    gpu = ""
+    if shutil.which("nvidia-smi"):
+        r = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=30)
+        gpu = (r.stdout.strip().splitlines() or [""])[0]
+    if torch.version.cuda is None:
+        return (f"torch {torch.__version__} is built without CUDA{f' (nvidia-smi sees {gpu})' if gpu else ''}: install "
+                "its CUDA build (`make install-cuda`, docs/howto/gpu.md)")
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always"); ok = torch.cuda.is_available()
+    if ok: return None
+    try: ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return f"torch {torch.__version__} has CUDA {torch.version.cuda}, but no NVIDIA driver was found (libcuda.so.1)"
+    why = "; ".join(str(w.message).splitlines()[0] for w in said)
+    return (f"torch {torch.__version__} has CUDA {torch.version.cuda} and the NVIDIA driver loads, but CUDA sees no "
+            f"device (CUDA_VISIBLE_DEVICES={os.environ.get('CUDA_VISIBLE_DEVICES', 'unset')!r}"
+            f"{'; ' + why if why else ''})")
 
 
 def sync(dev):
@@ -93,7 +136,7 @@ def step_mfu(dev, smoke):
     flops = fc.get_total_flops(); s = timed(step, dev, 2 if smoke else 20)
     if dev.type == "cuda":
         name = torch.cuda.get_device_name(dev)
-        peak = next((p for k, p in PEAK_BF16 if k in name), None)
+        peak = peak_bf16(name)
         against = f"{name}'s dense bf16 peak {peak / 1e12:.0f} TFLOP/s" if peak else f"{name}: peak unknown"
     else:
         peak = gemm_rate(dev); against = f"this CPU's measured fp32 GEMM rate {peak / 1e9:.0f} GFLOP/s (no bf16 peak)"
@@ -104,20 +147,21 @@ def step_mfu(dev, smoke):
 
 
 def memory_models(smoke):
-    "(name, model builder, batch, tokens): the gpu profile's sizes from `core.RUN_SIZES`."
+    "(name, model builder, batch, tokens, classes): the gpu profile's sizes from `core.RUN_SIZES`."
     from transformers import GPT2Config, GPT2ForSequenceClassification, XLNetConfig, XLNetForSequenceClassification
     from transformers import BertForSequenceClassification
     from nlicompendium.core import run_sizes
     sz = lambda study, part: (lambda d: (d["batch_size"], d["max_length"]))(run_sizes(study, part, "gpu"))
     if smoke:
-        return [("tiny BERT (smoke)", lambda: BertForSequenceClassification(bert_config(True)), 4, 64)]
-    return [("BERT-base (TaxiNLI)", lambda: BertForSequenceClassification(bert_config(False)), *sz("taxinli", "BERT")),
+        return [("tiny BERT (smoke)", lambda: BertForSequenceClassification(bert_config(True)), 4, 64, 3)]
+    return [("BERT-base (TaxiNLI)", lambda: BertForSequenceClassification(bert_config(False)),
+             *sz("taxinli", "BERT"), 3),
             ("XLNet-base (MSciNLI)", lambda: XLNetForSequenceClassification(XLNetConfig(num_labels=4)),
-             *sz("mscinli", "PLMs")),
-            # RoNLI Table 5's RoGPT2-medium row, at the frozen configuration's batch and tokens it inherits
+             *sz("mscinli", "PLMs"), 4),
+            # RoNLI Table 5's RoGPT2-medium row: batch 64 (its own), 512 tokens (the frozen configuration's it inherits)
             ("GPT-2-medium (RoGPT2)", lambda: GPT2ForSequenceClassification(
                 GPT2Config(n_embd=1024, n_layer=24, n_head=16, num_labels=4, pad_token_id=0)),
-             *sz("curriculum", "frozen head")[:1], 512)]
+             ROGPT2_BATCH, sz("curriculum", "frozen head")[1], 4)]
 
 
 def step_memory(dev, smoke):
@@ -126,17 +170,21 @@ def step_memory(dev, smoke):
     from nlicompendium.core import bf16_supported
     from nlicompendium.training import peak_memory_step
     out, ok = [], True
-    for name, build, batch, tokens in memory_models(smoke):
+    for name, build, batch, tokens, classes in memory_models(smoke):
         if dev.type == "cuda": torch.cuda.empty_cache()
         try:
             with tempfile.TemporaryDirectory() as d:
-                build().save_pretrained(d)
-                r = peak_memory_step(d, batch, tokens, "bf16" if bf16_supported(dev) else "fp32", device=dev)
+                build().save_pretrained(d)  # reloaded with the classes it was saved with
+                r = peak_memory_step(d, batch, tokens, "bf16" if bf16_supported(dev) else "fp32", device=dev,
+                                     num_labels=classes)
             peak = (f"{r['peak_bytes'] / 2**30:.1f} GiB peak" if r["peak_bytes"] is not None
                     else f"ran; peak memory is measured on CUDA only (process RSS {r['max_rss_bytes'] / 2**30:.1f} GiB)")
         except torch.OutOfMemoryError as e:
             ok, peak = False, f"out of memory: {str(e).splitlines()[0][:80]}"
+        except Exception as e:  # noqa: BLE001 (one model's failure is said, and the next is still measured)
+            ok, peak = False, f"{type(e).__name__}: {str(e).splitlines()[0][:120] if str(e) else ''}"
         out.append(f"{name} {batch} x {tokens}: {peak}")
+    if dev.type == "cuda": torch.cuda.empty_cache()  # the allocator's reserve back, before llm-map asks what is free
     return ok, "; ".join(out)
 
 
@@ -234,28 +282,38 @@ def step_ronli(dev, smoke, data_dir):
     return r.returncode == 0, f"{secs / 60:.1f} min wall; verdicts equal to the committed: {r.returncode == 0}; {tail[0][:90]}"
 
 
-def step_rehearsal(dev, smoke):
+def step_rehearsal(dev, smoke, data_dir=None):
+    "The studies' gpu profile on stand-ins: the data folder required (a missing one fails), a skipped study a FAIL."
     xml = ROOT / "runs" / "gpu_check_rehearsal.xml"; xml.parent.mkdir(exist_ok=True)
+    env = {**os.environ, "NLIC_REQUIRE_DATA": "1", **({"NLIC_DATA_DIR": str(data_dir)} if data_dir else {})}
     r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_rehearsal.py",
-                        f"--junitxml={xml}"], cwd=ROOT, capture_output=True, text=True)
+                        f"--junitxml={xml}"], cwd=ROOT, capture_output=True, text=True, env=env)
     import xml.etree.ElementTree as ET
-    cases = ET.parse(xml).getroot().iter("testcase")
-    res = {c.get("name").split("_")[1]: not any(x.tag in ("failure", "error") for x in c) for c in cases}
-    return r.returncode == 0, ", ".join(f"{k}: {'pass' if v else 'FAIL'}" for k, v in res.items())
+    cases = list(ET.parse(xml).getroot().iter("testcase"))
+    res = {c.get("name").split("_")[1]: ("FAIL" if any(x.tag in ("failure", "error") for x in c) else
+                                         "skipped: FAIL" if any(x.tag == "skipped" for x in c) else "pass")
+           for c in cases}
+    ok = r.returncode == 0 and bool(res) and set(res.values()) == {"pass"}
+    return ok, ", ".join(f"{k}: {v}" for k, v in res.items()) or f"no study ran: {(r.stdout + r.stderr)[-150:]}"
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", default=",".join(STEPS), help=f"comma-separated, of {STEPS}")
-    ap.add_argument("--smoke", action="store_true", help="small sizes (implied without CUDA)")
+    ap.add_argument("--smoke", action="store_true", help="small sizes; the only form that runs without CUDA (CI)")
     ap.add_argument("--data-dir", default=os.environ.get("NLIC_DATA_DIR"))
     ap.add_argument("--json", type=Path, default=None, help="also write the rows here")
     a = ap.parse_args(argv)
-    cuda = torch.cuda.is_available(); dev = torch.device("cuda" if cuda else "cpu"); smoke = a.smoke or not cuda
     steps = [s.strip() for s in a.steps.split(",") if s.strip()]
     bad = [s for s in steps if s not in STEPS]
     if bad: ap.error(f"unknown steps {bad}; choose from {STEPS}")
-    print(f"device: {torch.cuda.get_device_name(dev) if cuda else 'CPU (no CUDA): smoke sizes'}; torch {torch.__version__}"
+    missing = cuda_missing(); cuda = missing is None
+    if not cuda and not a.smoke:
+        print(f"gpu_check: no CUDA: {missing}. Nothing was run; `--smoke` runs the CPU form.", file=sys.stderr)
+        return 2
+    dev = torch.device("cuda" if cuda else "cpu"); smoke = a.smoke
+    print(f"device: {torch.cuda.get_device_name(dev) if cuda else 'CPU (no CUDA): smoke sizes'}"
+          f"{' (smoke sizes)' if cuda and smoke else ''}; torch {torch.__version__}"
           f"{'; CUDA ' + str(torch.version.cuda) if cuda else ''}", flush=True)
     rows = []
     for s in steps:
@@ -264,7 +322,8 @@ def main(argv=None):
             ok, said = None, "not run without CUDA: CI runs these notebooks at these profiles (tests/)"
         else:
             try:
-                ok, said = (step_ronli(dev, smoke, a.data_dir) if s == "ronli" else globals()[
+                ok, said = (step_ronli(dev, smoke, a.data_dir) if s == "ronli" else
+                            step_rehearsal(dev, smoke, a.data_dir) if s == "rehearsal" else globals()[
                     "step_" + s.replace("-", "_")](dev, smoke))
             except Exception as e:  # noqa: BLE001 (a failed step is a row of the table, not the end of the check)
                 ok, said = False, f"{type(e).__name__}: {str(e).splitlines()[0][:150] if str(e) else ''}"

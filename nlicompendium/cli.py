@@ -379,8 +379,16 @@ def verify(jobs: list[str] | None = None, # job names (default: all)
            **kw, # passed to `reproduce` (data_dir, executor, address, workers)
           ) -> tuple[bool, pd.DataFrame, pd.DataFrame]:
     "Rerun `jobs` into runs/verify/<profile>/ and compare them with tables/<job>/: (all verdicts hold, claims, tables)."
+    import os
+    from nlicompendium.core import TF32_ENV
     root = Path(root or project_root()); scratch = root / "runs" / "verify" / profile
-    reproduce(jobs, profile, force=True, collect_outputs=False, root=root, registry=registry, runs_dir=scratch, **kw)
+    tf32 = os.environ.get(TF32_ENV); os.environ[TF32_ENV] = "0"  # on a GPU: IEEE fp32 matmuls, as the CPU's (kernels,
+    try:  # and Dask workers started here, inherit it)
+        reproduce(jobs, profile, force=True, collect_outputs=False, root=root, registry=registry, runs_dir=scratch,
+                  **kw)
+    finally:
+        if tf32 is None: os.environ.pop(TF32_ENV, None)
+        else: os.environ[TF32_ENV] = tf32
     claims, tables = [], []
     for job in jobs or list(registry or JOBS):
         committed = root / "tables" / job

@@ -15,11 +15,12 @@ from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['DATA_ENV', 'CACHE_ENV', 'PROFILES', 'REHEARSAL_ENV', 'SIZE_FIELDS', 'RUN_SIZES', 'MIN_SEEDS', 'FEWER_SEEDS',
-           'OUTPUT_DIRS', 'KEY_PACKAGES', 'ISA_OVERRIDES', 'RESERVED_ENTRIES', 'project_root', 'data_root', 'cache_dir',
-           'NLIDataError', 'Profile', 'in_test', 'rehearsal', 'resolve_profile', 'run_sizes', 'seeds_shortfall',
-           'run_sizes_table', 'param_list', 'seed_everything', 'get_device', 'bf16_supported', 'compute_spec',
-           'allow_tf32', 'autocast_policy', 'llm_dtype', 'sha256_file', 'git_info', 'notebook_fingerprint',
-           'code_fingerprint', 'package_versions', 'machine_info', 'data_fingerprint', 'atomic_write', 'Results']
+           'TF32_ENV', 'OUTPUT_DIRS', 'KEY_PACKAGES', 'ISA_OVERRIDES', 'RESERVED_ENTRIES', 'project_root', 'data_root',
+           'cache_dir', 'NLIDataError', 'Profile', 'in_test', 'rehearsal', 'resolve_profile', 'run_sizes',
+           'seeds_shortfall', 'run_sizes_table', 'param_list', 'seed_everything', 'get_device', 'bf16_supported',
+           'compute_spec', 'allow_tf32', 'tf32_matmuls', 'autocast_policy', 'llm_dtype', 'sha256_file', 'git_info',
+           'notebook_fingerprint', 'code_fingerprint', 'package_versions', 'machine_info', 'data_fingerprint',
+           'atomic_write', 'Results']
 
 # %% ../nbs/00_core.ipynb #5c32407c
 DATA_ENV = "NLIC_DATA_DIR"  # environment variable naming a folder that holds the data sets (CI: ../shared/data)
@@ -238,12 +239,24 @@ def compute_spec(device=None, # the device the numbers are computed on; defaults
 
 
 # %% ../nbs/00_core.ipynb #c1bb1beb
+TF32_ENV = "NLIC_TF32"  # '0': fp32 matmuls stay IEEE fp32 on a GPU too (`nlic_reproduce --verify` sets it)
+
 def allow_tf32(device) -> bool:
-    "Let CUDA run fp32 matmuls and convolutions in TF32 when `device` is a GPU; returns whether it did."
+    "Whether fp32 matmuls and convolutions on `device` may run in TF32: on a GPU, unless `NLIC_TF32=0`."
     import torch
-    if torch.device(device).type != "cuda": return False
-    torch.backends.cuda.matmul.allow_tf32 = True; torch.backends.cudnn.allow_tf32 = True
-    return True
+    return torch.device(device).type == "cuda" and os.environ.get(TF32_ENV, "1") != "0"
+
+@contextlib.contextmanager
+def tf32_matmuls(device, # where the matmuls run
+                ):
+    "TF32 for CUDA's fp32 matmuls and convolutions inside, where `allow_tf32(device)`; the settings restored after."
+    import torch
+    m, c = torch.backends.cuda.matmul, torch.backends.cudnn
+    was, on = (m.allow_tf32, c.allow_tf32), allow_tf32(device)
+    if on: m.allow_tf32 = c.allow_tf32 = True
+    try: yield on
+    finally: m.allow_tf32, c.allow_tf32 = was
+
 
 # %% ../nbs/00_core.ipynb #51e3975f
 def autocast_policy(device, # where the forward pass runs

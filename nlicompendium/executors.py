@@ -170,8 +170,11 @@ def _gpu_cluster(n, devs):
                                     dashboard_address=None, worker_dashboard_address=None)
     except ImportError: pass
     from distributed import Nanny, Scheduler, SpecCluster
+    from distributed.system import MEMORY_LIMIT  # this machine's memory (or its cgroup's limit)
+    # each worker its share of the machine's memory: Dask's "auto" gives a one-thread worker RAM / cores (8 GiB of a
+    # 16-core 128 GiB machine), and pauses, then kills, a fine-tuning unit's process long before memory runs short
     workers = {f"gpu{i % len(devs)}-{i}": {"cls": Nanny, "options": {
-                   "nthreads": 1, "host": LOOPBACK, "dashboard": False,
+                   "nthreads": 1, "host": LOOPBACK, "dashboard": False, "memory_limit": MEMORY_LIMIT // n,
                    "env": {"CUDA_VISIBLE_DEVICES": devs[i % len(devs)]}}} for i in range(n)}
     scheduler = {"cls": Scheduler, "options": {"host": LOOPBACK, "dashboard": False,
                                                "dashboard_address": f"{LOOPBACK}:0"}}

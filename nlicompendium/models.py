@@ -205,7 +205,7 @@ def load_encoder(name: str = "embedded", # model alias, hub id or folder
     if name == "tiny":
         if seed is not None: seed_everything(seed)
         return AutoModel.from_config(AutoConfig.from_pretrained(path, **TINY_CONFIG), **kw)
-    return AutoModel.from_pretrained(path, **kw)
+    return AutoModel.from_pretrained(path, dtype=torch.float32, **kw)  # fp32 weights, whatever dtype it was saved in
 
 # %% ../nbs/03_models.ipynb #9ec20f1b
 TRUNCATIONS = ("longest_first", "keep_premise_end", "keep_premise_start", "error")
@@ -328,7 +328,10 @@ def load_pair_classifier(name: str = "embedded", # model alias, hub id or folder
     if name == "tiny":
         return AutoModelForSequenceClassification.from_config(AutoConfig.from_pretrained(path, num_labels=num_labels,
                                                                                          **TINY_CONFIG), **kw)
-    return ensure_pad_token(AutoModelForSequenceClassification.from_pretrained(path, num_labels=num_labels, **kw))
+    # fp32 weights (bf16 autocast where it pays): transformers 5 would otherwise load a checkpoint in its saved dtype
+    # (`dtype="auto"`), and AdamW's ~2e-5 updates then round away in bf16 or fp16 weights
+    return ensure_pad_token(AutoModelForSequenceClassification.from_pretrained(path, num_labels=num_labels,
+                                                                               dtype=torch.float32, **kw))
 
 # %% ../nbs/03_models.ipynb #cb246ea0
 POOLINGS = ("cls", "mean", "cls+max")
@@ -402,9 +405,9 @@ _VECTORS: dict = {}  # feature-store key -> {sha1 of a sentence: {pooling: vecto
 
 @functools.lru_cache(maxsize=2)
 def _frozen_encoder(name):
-    "The encoder (eval mode, best device, TF32 on a GPU) and tokenizer of `name`, loaded once per process."
-    from nlicompendium.core import get_device, allow_tf32
-    device = get_device(); allow_tf32(device)
+    "The encoder (eval mode, best device) and tokenizer of `name`, loaded once per process."
+    from nlicompendium.core import get_device
+    device = get_device()
     return load_encoder(name, seed=0).to(device).eval(), load_tokenizer(name)
 
 def checkpoint_pooling(name: str, # model alias, hub id or folder
@@ -495,9 +498,10 @@ def feature_key(name: str, # model alias, hub id or folder
                ) -> str:
     "The feature store's key for `name` at `max_length`: model files, token limit, code, torch and CPU kernels."
     import hashlib, inspect, json
-    from nlicompendium.core import compute_spec
+    from nlicompendium.core import allow_tf32, compute_spec, get_device
     # torch, kernels and device as `core.compute_spec` names them; bf16 left out: the frozen encoder runs in fp32
     machine = {k: v for k, v in compute_spec().items() if k != "bf16"}
+    if allow_tf32(get_device()): machine["tf32"] = True  # a GPU's TF32 vectors are not its fp32 ones (NLIC_TF32=0)
     spec = {"model": _model_fingerprint(name), "max_length": int(max_length), "poolings": SENTENCE_POOLINGS,
             "code": hashlib.sha256((inspect.getsource(_last_pooled) + inspect.getsource(_pool)).encode()).hexdigest(),
             **machine}
@@ -523,7 +527,7 @@ def sentence_vectors(name: str, # model alias, hub id or folder (`tiny`: seed 0)
                      pooling: str | None = None, # 'cls' or 'mean'; None: the checkpoint's own (`checkpoint_pooling`)
                     ) -> np.ndarray:
     "Final-layer sentence vectors (N, hidden) of a frozen encoder, each distinct sentence computed once (stored)."
-    from nlicompendium.core import cache_dir
+    from nlicompendium.core import cache_dir, tf32_matmuls
     pooling = pooling or checkpoint_pooling(name)
     if pooling not in SENTENCE_POOLINGS:
         raise ValueError(f"pooling must be one of {SENTENCE_POOLINGS}, got {pooling!r}")
@@ -537,7 +541,8 @@ def sentence_vectors(name: str, # model alias, hub id or folder (`tiny`: seed 0)
         # by word pieces, 1%)
         order = np.argsort([len(x) for x in tok(todo, truncation=True, max_length=max_length)["input_ids"]],
                            kind="stable")
-        vec = _last_pooled(enc, tok, [todo[i] for i in order], max_length, batch_size)
+        with tf32_matmuls(next(enc.parameters()).device):  # TF32 on a GPU (unless NLIC_TF32=0), for these only
+            vec = _last_pooled(enc, tok, [todo[i] for i in order], max_length, batch_size)
         new = [_sha(todo[i]) for i in order]
         mem.update({s: {p: vec[p][j] for p in SENTENCE_POOLINGS} for j, s in enumerate(new)})
         if disk:

@@ -14,16 +14,16 @@ import torch
 from torch import nn
 
 from fastcore.basics import patch
-from .core import seed_everything, get_device, bf16_supported, in_test, allow_tf32, autocast_policy
+from .core import seed_everything, get_device, bf16_supported, in_test, tf32_matmuls, autocast_policy
 from .models import load_pair_classifier, encode_pairs, shared_tokenizer
 from .dynamics import Dynamics, from_logits, drawn_epochs
 from .stats import classification_report
 
 # %% auto #0
-__all__ = ['TOKENISE_CHUNK', 'TrainConfig', 'default_lr', 'Encoded', 'encode_split', 'length_grouped_batches', 'batch_plan',
-           'PairCollator', 'predict', 'TrainResult', 'leaves_parameters_unused', 'ddp_kwargs', 'reduce_device',
-           'device_choices', 'fit', 'predict_logits', 'evaluate', 'peak_memory_step', 'deterministic_kernels',
-           'repeat_fit_max_diff']
+__all__ = ['TOKENISE_CHUNK', 'CUBLAS_DETERMINISTIC', 'TrainConfig', 'default_lr', 'Encoded', 'encode_split',
+           'length_grouped_batches', 'batch_plan', 'PairCollator', 'predict', 'TrainResult', 'leaves_parameters_unused',
+           'ddp_kwargs', 'reduce_device', 'device_choices', 'fit', 'predict_logits', 'evaluate', 'peak_memory_step',
+           'deterministic_kernels', 'repeat_fit_max_diff']
 
 # %% ../nbs/04a_training.ipynb #336cf062
 @dataclass
@@ -342,6 +342,8 @@ def fit(train, # training split: a Dataset (id, premise, hypothesis, label) or a
        ) -> TrainResult:
     "Fine-tune a pair classifier, recording training dynamics from the training forward pass."
     seed_everything(cfg.seed)
+    if int(os.environ.get("WORLD_SIZE", "1")) > 1 and "LOCAL_RANK" in os.environ and torch.cuda.is_available():
+        torch.cuda.set_device(int(os.environ["LOCAL_RANK"]))  # before encode_split: a frozen encoder on this rank's GPU
     tok = shared_tokenizer(cfg.model)
     tr = train if isinstance(train, Encoded) else encode_split(train, tok, cfg, "train")
     dv = None if dev is None else dev if isinstance(dev, Encoded) else encode_split(dev, tok, cfg, "dev")
@@ -355,7 +357,6 @@ def fit(train, # training split: a Dataset (id, premise, hypothesis, label) or a
     world, rank = (acc.num_processes, acc.process_index) if acc else (1, 0)
     device = acc.device if acc else get_device()
     ch = device_choices(device, cfg); bf16 = ch["bf16"]
-    if ch["tf32"]: allow_tf32(device)
     if model is None: model = load_pair_classifier(cfg.model, C, cfg.encoding, seed=cfg.seed,
                                                    attn_implementation=ch["attn_implementation"],
                                                    sentences=1 if cfg.hypothesis_only else 2,
@@ -375,7 +376,8 @@ def fit(train, # training split: a Dataset (id, premise, hypothesis, label) or a
     if acc: model, opt = acc.prepare(model, opt)
     state = _Loop(model, opt, sched, tr, dv, cfg, device, bf16, acc, world, rank, PairCollator(tok), C)
     state.make_opt = make_opt
-    return state.run(plan, marks["validations"], marks["stopping"], starts)
+    with tf32_matmuls(device) if ch["tf32"] else contextlib.nullcontext():  # TF32 for this fit only, not the process
+        return state.run(plan, marks["validations"], marks["stopping"], starts)
 
 # %% ../nbs/04a_training.ipynb #6d3c8f24
 class _Loop:
@@ -555,19 +557,26 @@ def peak_memory_step(model_name: str, # model alias, hub id or folder (its pair 
             "seconds": time.perf_counter() - t0, "loss": float(loss)}
 
 # %% ../nbs/04a_training.ipynb #53180e7b
+CUBLAS_DETERMINISTIC = (":4096:8", ":16:8")  # the workspaces under which cuBLAS repeats (PyTorch accepts these two)
+
 @contextlib.contextmanager
 def deterministic_kernels():
-    "Deterministic torch kernels inside (cuBLAS workspace, `use_deterministic_algorithms`, cuDNN); restored after."
-    cudnn = torch.backends.cudnn
-    env, was = os.environ.get("CUBLAS_WORKSPACE_CONFIG"), (torch.are_deterministic_algorithms_enabled(),
-                                                           cudnn.deterministic, cudnn.benchmark)
-    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")  # cuBLAS is repeatable only with a fixed workspace
+    "Deterministic torch kernels inside (`use_deterministic_algorithms`, cuDNN); restored after. On CUDA it needs"
+    " `CUBLAS_WORKSPACE_CONFIG` set before the process's first cuBLAS GEMM (the package's import sets it), else raises."
+    import nlicompendium
+    cudnn, env = torch.backends.cudnn, os.environ.get("CUBLAS_WORKSPACE_CONFIG")
+    if torch.cuda.is_available():  # PyTorch reads the variable once, at the first GEMM: setting it later does nothing
+        late = torch.cuda.is_initialized() and (env not in CUBLAS_DETERMINISTIC or nlicompendium.CUBLAS_SET_LATE)
+        if late: raise RuntimeError(
+            f"deterministic_kernels: CUDA started in this process before CUBLAS_WORKSPACE_CONFIG was set (now {env!r}),"
+            " "
+            "so cuBLAS may already have run with a varying workspace and deterministic GEMMs would raise. Set "
+            "CUBLAS_WORKSPACE_CONFIG=:4096:8 before the process starts, or import nlicompendium before CUDA starts.")
+        if env not in CUBLAS_DETERMINISTIC: os.environ["CUBLAS_WORKSPACE_CONFIG"] = ":4096:8"  # CUDA not started yet
+    was = (torch.are_deterministic_algorithms_enabled(), cudnn.deterministic, cudnn.benchmark)
     torch.use_deterministic_algorithms(True); cudnn.deterministic, cudnn.benchmark = True, False
     try: yield
-    finally:
-        torch.use_deterministic_algorithms(was[0]); cudnn.deterministic, cudnn.benchmark = was[1:]
-        if env is None: os.environ.pop("CUBLAS_WORKSPACE_CONFIG", None)
-        else: os.environ["CUBLAS_WORKSPACE_CONFIG"] = env
+    finally: torch.use_deterministic_algorithms(was[0]); cudnn.deterministic, cudnn.benchmark = was[1:]
 
 def repeat_fit_max_diff(train, # training split (Dataset or `Encoded`)
                         cfg: TrainConfig, # the fit; both runs take it as it is, seed included
