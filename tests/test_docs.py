@@ -163,3 +163,25 @@ def test_datamap_howto_renders(site, tmp_path):
     assert "nlic_datamap" in dom and "DataMapCallback" in dom and "human_train_1" in dom  # code blocks split file names into tokens
     assert '<img alt="Data map of SciNLI' in dom
     assert (site / "howto" / "figures" / "data_map.png").is_file() or list(site.rglob("_images/data_map*.png"))
+
+
+def test_navigation_is_a_readers(site, root):
+    """The site's sections, in order: the studies, the scorecard, the how-tos (with the verdicts page and the benchmarks
+    report), the API, citing; the per-study evidence pages are built where they exist, and no page of review records."""
+    import re
+    caps = list(dict.fromkeys(re.findall(r'caption-text">([^<]*)<', (site / "index.html").read_text())))
+    assert caps == ["Studies", "Scorecard", "How-to", "API", "Cite"], caps
+    assert (site / "howto" / "verdicts.html").is_file() and (site / "benchmarks.html").is_file()
+    assert not (site / "tables" / "REFEREE.html").exists()
+    for ev in (root / "tables").glob("*/evidence.md"):
+        assert (site / "tables" / ev.parent.name / "evidence.html").is_file(), ev
+
+
+def test_links_to_missing_pages_become_text(root, tmp_path):
+    "A README or how-to link to a page the site does not have (a how-to not written yet) is text, not a broken reference."
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("nlic_docs_build_links", root / "docs" / "build.py")
+    build = importlib.util.module_from_spec(spec); spec.loader.exec_module(build)
+    (tmp_path / "howto").mkdir(); (tmp_path / "howto" / "there.md").write_text("# t\n")
+    text = "[a](howto/there.md) [b](howto/gone.md#x) [c](https://example.org/x.md) [d](nbs/gone.ipynb)"
+    assert build.unlink_missing(text, tmp_path) == "[a](howto/there.md) b [c](https://example.org/x.md) d"
