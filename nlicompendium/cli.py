@@ -11,11 +11,10 @@ import pandas as pd
 from .core import project_root, atomic_write
 
 # %% auto #0
-__all__ = ['RUN_SIZES_MARK', 'JOBS', 'TABLE_EXT', 'FIGURE_EXT', 'PROTOCOL_COLUMNS', 'SCORECARD_FIGURE', 'NO_EVIDENCE',
-           'render_readme', 'readme_cli', 'data_cli', 'job_key', 'scrub_paths', 'RunLocked', 'lock_file', 'folder_lock',
-           'holds_run_lock', 'exits_when_locked', 'collect', 'cell_times', 'slowest_cells', 'reproduce',
-           'compare_claims', 'compare_tables', 'verify', 'cpu_words', 'committed_claims', 'scorecard',
-           'write_scorecard', 'recheck_tables', 'recheck_cli', 'reproduce_cli']
+__all__ = ['RUN_SIZES_MARK', 'JOBS', 'TABLE_EXT', 'FIGURE_EXT', 'NO_EVIDENCE', 'render_readme', 'readme_cli', 'data_cli',
+           'job_key', 'scrub_paths', 'RunLocked', 'lock_file', 'folder_lock', 'holds_run_lock', 'exits_when_locked',
+           'collect', 'cell_times', 'slowest_cells', 'reproduce', 'compare_claims', 'compare_tables', 'verify',
+           'scorecard', 'write_scorecard', 'scorecard_cli', 'recheck_tables', 'recheck_cli', 'reproduce_cli']
 
 # %% ../nbs/90_cli.ipynb #aa0e6954
 RUN_SIZES_MARK = "<!-- run-sizes -->"  # where the README shows `core.RUN_SIZES`
@@ -404,170 +403,34 @@ def verify(jobs: list[str] | None = None, # job names (default: all)
     ok = bool(claims["same verdict"].all() and data_ok) if len(claims) else True
     return ok, claims, pd.concat(tables, ignore_index=True)
 
-# %% ../nbs/90_cli.ipynb #9fb7a133
-def _here(r) -> str:
-    "Our side of a claim, in one cell: A vs B, the estimate with its interval, p, ASO's eps_min."
-    if r.verdict == "not testable here": return ""
-    f = lambda x: f"{x:,.7g}" if r.unit == "data" else f"{x:.4g}"  # data: in full, 10,070 vs 10,071
-    parts = [] if pd.isna(r.A) else [f"{f(r.A)} vs {f(r.B)}" if not pd.isna(r.B) else f(r.A)]
-    est = r["estimate (A - B)"]
-    if not pd.isna(est) and r.unit != "data":
-        ci = "" if pd.isna(r["CI low"]) else f" [{f(r['CI low'])}, {f(r['CI high'])}]"
-        parts.append(f"A - B = {f(est)}{ci}")
-    if not pd.isna(r.p): parts.append(f"p = {r.p:.3g}")
-    if not pd.isna(r["TOST p"]): parts.append(f"TOST p = {r['TOST p']:.3g}")
-    if not pd.isna(r["ASO eps_min (A over B)"]): parts.append(f"ASO eps = {r['ASO eps_min (A over B)']:.2f}")
-    return "; ".join(parts + ([f"n = {r.n}"] if isinstance(r.n, str) and r.n else []))
-
-# %% ../nbs/90_cli.ipynb #e4bccb70
-def _power(r) -> str:
-    "What would decide an inconclusive claim over seeds: the seeds per side for 80% power at its effect, and which way"
-    " they would decide it (a no-difference claim has a TOST p: equivalence inside its margin, a difference outside)."
-    n = r["seeds for 80% power"]
-    if pd.isna(n): return ""
-    if np.isinf(n): return "no effect here: no number of seeds decides it"
-    equal, v = not pd.isna(r["TOST p"]), str(r.verdict)
-    what = ("to show equivalence within the margin (for the claim)" if equal and v.startswith("same direction") else
-            "to find this difference, outside the margin (against the claim)" if equal and v.startswith("opposite") else
-            "to find this effect, in the paper's direction (for the claim)" if v.startswith("same direction") else
-            "to find this opposite effect (against the claim)" if v.startswith("opposite") else "at this effect")
-    return f"80% power {what} needs {n:g} seeds a side"
-
-def _controls_lead(ctl: pd.DataFrame, every: pd.DataFrame, side: dict, esc) -> list[str]:
-    "A paper's section opens with what its controls show, each protocol's verdict beside it ([] when it has none)."
-    if not len(ctl): return []
-    out = ["What the controls show (the paper did not run them; counted apart, below):\n"]
-    for _, r in ctl.iterrows():
-        other = side.get(r.job)
-        o = every[(every.job == other[0]) & (every.key == r.key)] if other else every.iloc[:0]
-        alt = f"; under {other[1]}: **{o.verdict.iloc[0]}**" if len(o) else ""
-        out.append(f"- {esc(r.statement)}: **{r.verdict}**{alt}")
-    return out + [""]
-
-def _why(r, esc) -> str:
-    "A row's reason, with the seeds for 80% power where it is undecided."
-    return "; ".join(x for x in (esc(r.reason), _power(r)) if x)
-
-def _cells(r, esc, tag, alt=None, own=True) -> str:
-    "One claims row as a Markdown table row: claim, verdict, reason, `alt` (another protocol's pair), then the rest;"
-    " `own=False`: a row only the other protocol has, its verdict and reason in that protocol's columns."
-    pair = [tag(r.verdict), _why(r, esc)]
-    mid = [*pair, *(alt or [])] if own else ["", "", *pair]
-    rest = [esc(r["paper's numbers"]), esc(_here(r)), esc(r.level), esc(r.setting), esc(r["where"]), esc(r.quote)]
-    return "| " + " | ".join([esc(r["statement"]), *mid, *rest]) + " |"
-
-def _job_table(job: str, gj: pd.DataFrame, every: pd.DataFrame, other, esc, tag) -> list[str]:
-    "One job's rows as a Markdown table, verdict and reason first; a column job's verdict and reason beside them."
-    r0 = gj.iloc[0]
-    head = (f"From `{job}` (profile {r0.profile}, commit {r0.commit}, CPU: {r0.cpu}); deviations that qualify these "
-            f"numbers: `tables/{job}/deviations.md`. Computed by: {esc(r0['computed by'])}")
-    o = every[(every.job == other[0]) & (every.kind == r0.kind)].set_index("key") if other else gj.iloc[:0]
-    extra = [f"verdict, {other[1]}", f"reason, {other[1]}"] if len(o) else []
-    if len(o):
-        head += (f"\n\nThe columns *{other[1]}* are `{other[0]}`'s verdicts on the same claims (commit "
-                 f"{o.iloc[0].commit}, CPU: {o.iloc[0].cpu}); its numbers: `tables/{other[0]}/claims.csv`.")
-    alt = lambda k: [tag(o.loc[k, "verdict"]), _why(o.loc[k], esc)] if k in o.index else ["", ""]
-    cols = ["claim", "verdict", "reason", *extra, "paper", "here", "level", "setting", "where", "the paper's words"]
-    rows = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]  # verdict and reason first: no scrolling
-    rows += [_cells(r, esc, tag, alt(r.key) if extra else None) for _, r in gj.iterrows()]
-    rows += [_cells(o.loc[k], esc, tag, own=False) for k in o.index if extra and k not in set(gj.key)]  # its own claims
-    return [head + "\n", "\n".join(rows) + "\n"]
-
-
 # %% ../nbs/90_cli.ipynb #148d4ae1
-def cpu_words(machine: dict, # a manifest's `machine` entry (`core.machine_info`)
-             ) -> str:
-    "The CPU a run came from and the kernels torch used on it, saying when they were forced (e.g. AVX2 on an AMX Xeon)."
-    if not machine.get("cpu"): return "not recorded"
-    cap, forced = machine.get("torch_cpu_capability"), " (forced)" if machine.get("isa_overrides") else ""
-    th = machine.get("torch_threads")  # recorded since session 16: a run's threads are part of its timing
-    return (machine["cpu"] + (f", {cap} kernels{forced}" if cap else "")
-            + (f", {th} thread{'s' * (th != 1)}" if th else ""))
-
-def committed_claims(root: Path, # project root (reads tables/*/claims.csv)
-                    ) -> tuple[pd.DataFrame, list[str]]:
-    "Every committed claims table with its job, commit, profile and CPU; and the jobs whose table predates verdicts."
-    import json
-    from nlicompendium.claims import upgrade_claims
-    frames, stale = [], []
-    for p in sorted((Path(root) / "tables").glob("*/claims.csv")):
-        if "verdict" not in pd.read_csv(p, nrows=0).columns: stale.append(p.parent.name); continue
-        m = json.loads((p.parent / "manifest.json").read_text()) if (p.parent / "manifest.json").is_file() else {}
-        frames.append(upgrade_claims(pd.read_csv(p)).assign(  # a table from before quotes: 'not yet quoted'
-            job=p.parent.name, commit=(m.get("git") or {}).get("commit", "")[:8],
-            profile=(m.get("params") or {}).get("profile", "none (data only)"), cpu=cpu_words(m.get("machine") or {})))
-    if not frames: raise FileNotFoundError(f"no tables/*/claims.csv under {root}")
-    return pd.concat(frames, ignore_index=True), stale
-
-PROTOCOL_COLUMNS = {  # a job whose rows are a second verdict column of another job's rows: job -> (that job, column)
-    "curriculum-ronli-official": ("curriculum-ronli", "the released code's protocol")}
-
-def _folded(allc: pd.DataFrame, columns: dict) -> tuple[pd.DataFrame, dict]:
-    "The rows counted (a column job's rows left out where its main job is here) and {main job: (column job, name)}."
-    here = set(allc.job); side = {j: c for j, c in columns.items() if j in here and c[0] in here}
-    return allc[~allc.job.isin(side)], {m: (j, name) for j, (m, name) in side.items()}
+from .scorecard import PROTOCOL_COLUMNS, committed_claims, cpu_words  # the page: nbs/02e_scorecard
 
 def scorecard(root: str | Path | None = None, # project root (reads tables/*/claims.csv)
               html: bool = False, # verdicts as coloured HTML spans (the docs site) instead of plain text (GitHub)
-              jobs=None, # the studies expected to have claims; None: `JOBS`
-              figure: str | None = None, # the verdict figure's path from tables/ (`write_scorecard`); None: none
-              columns: dict = PROTOCOL_COLUMNS, # jobs shown as a second verdict column of another job's rows
+              figure: str | None = None, # the forest plot's path from tables/ (`write_scorecard`); None: none
+              columns: dict = PROTOCOL_COLUMNS, # jobs whose rows test another job's conclusions under a second protocol
              ) -> str:
-    "The scorecard: conclusions per paper and setting, then every claim (controls first and apart), from claims.csv."
-    from nlicompendium.claims import NOT_QUOTED, VERDICTS, by_conclusion, count_table, verdict_counts
-    root = Path(root or project_root()); parts = []
-    every, stale = committed_claims(root); allc, side = _folded(every, columns); ctl = allc.kind == "control"
-    esc = lambda s: "" if pd.isna(s) else str(s).replace("|", "\\|").replace("\n", " ")
-    tag = lambda v: "" if pd.isna(v) else f'<span class="verdict v-{list(VERDICTS).index(v)}">{v}</span>' if html else v
-    concl = lambda t: (lambda b: (len(b), verdict_counts(b)))(by_conclusion(t))  # each conclusion once, weakest test
-    nc = lambda n: f"{n} conclusion{'s' * (n != 1)}"
-    parts.append("# Scorecard: the papers' conclusions, tested here\n\nEvery claim is declared once in a study's "
-                 "claims ledger, with the paper's words and the setting it was tested in, and decided by one test "
-                 "over seeds (or over the test examples of every seed), never on one selected seed; a claim about the "
-                 "data, on the released data; a re-analysis, on the paper's one released prediction set. "
-                 "The verdicts:\n")
-    if figure: parts.append(f"![The papers' conclusions by paper and setting, coloured by verdict]({figure})\n")
-    parts += [f"- **{v}**: {d}" for v, d in VERDICTS.items()]
-    (n_p, v_p), (n_c, v_c) = concl(allc[~ctl]), concl(allc[ctl])
-    parts.append(f"\n{n_p} conclusions of the papers, in {int((~ctl).sum())} rows from {allc.job.nunique()} studies: "
-                 f"{v_p}. Controls the papers did not run, counted apart: {n_c} ({v_c}). A conclusion tested several "
-                 "ways counts once, at its weakest test's verdict."
-                 + "".join(f" `{j}`'s verdicts are a second column of `{m}`'s rows ({name}), not counted again."
-                           for m, (j, name) in side.items()) + "\n")
-    parts.append(count_table(allc).rename(columns={"claims": "conclusions"}).reset_index().to_markdown(index=False)
-                 + "\n")
-    nq = int((allc.quote == NOT_QUOTED).sum())
-    if nq: parts.append(f"{nq} of {len(allc)} rows are {NOT_QUOTED}: declared before the ledger asked for the "
-                        "paper's words, a setting and a level; their rows say so.\n")
-    ran = {p.parent.name for p in (root / "tables").glob("*/manifest.json")} & set(jobs or JOBS)
-    old = sorted((set(stale) | ran) - set(every.job))
-    if old: parts.append(f"Committed runs that predate the claims ledger (no verdicts yet): {', '.join(old)}.\n")
-    for title, sub in (("", allc[~ctl]), ("Controls the papers did not run", allc[ctl])):
-        if title and len(sub): parts.append(f"# {title}\n\nNot the papers' claims; counted apart.\n")
-        for paper, g in sub.groupby("paper", sort=False):
-            n_g, v_g = concl(g)
-            parts.append(f"## {paper}\n\n**{nc(n_g)} ({len(g)} row{'s' * (len(g) != 1)}): {v_g}.**\n")
-            if not title: parts += _controls_lead(allc[ctl & (allc.paper == paper)], every, side, esc)
-            for job, gj in g.groupby("job", sort=False):
-                parts += _job_table(job, gj, every, side.get(job), esc, tag)
-    return "\n".join(parts)
-
+    "The scorecard page (`scorecard.page`): a summary per paper and kind of evidence, then a row per conclusion."
+    from nlicompendium.scorecard import page
+    return page(root, html=html, figure=figure, columns=columns)
 
 # %% ../nbs/90_cli.ipynb #952b99a4
-SCORECARD_FIGURE = Path("figures") / "scorecard.png"  # the scorecard's verdict figure, under the project root
+from .scorecard import FIGURE as SCORECARD_FIGURE  # the forest plot, under the project root
 
 def write_scorecard(root: str | Path | None = None, # project root (reads tables/*/claims.csv)
                    ) -> Path:
-    "Draw the verdict figure to `figures/scorecard.png` and write `tables/SCORECARD.md` with it on top."
-    import matplotlib.pyplot as plt
-    from nlicompendium.claims import verdict_figure
-    root = Path(root or project_root())
-    fig = verdict_figure(_folded(committed_claims(root)[0], PROTOCOL_COLUMNS)[0])  # each conclusion once
-    with atomic_write(root / SCORECARD_FIGURE, "wb") as f: fig.savefig(f, format="png", dpi=120, bbox_inches="tight")
-    plt.close(fig)
-    with atomic_write(root / "tables" / "SCORECARD.md") as f: f.write(scorecard(root, figure=f"../{SCORECARD_FIGURE}"))
-    return root / "tables" / "SCORECARD.md"
+    "Write `tables/SCORECARD.md`, each `tables/<job>/evidence.md`, the forest plot and the README's headline."
+    from nlicompendium.scorecard import write
+    return write(root)
 
+def scorecard_cli(argv=None):
+    "Rewrite the scorecard, the studies' evidence pages and the forest plot from the committed tables/*/claims.csv."
+    ap = argparse.ArgumentParser(prog="nlic_scorecard", description=scorecard_cli.__doc__)
+    ap.add_argument("--root", default=None, help="project root (default: this checkout)")
+    out = write_scorecard(ap.parse_args(argv).root)
+    print(f"{out} written ({out.stat().st_size / 1024:.1f} KB), with tables/<job>/evidence.md and {SCORECARD_FIGURE}")
+    return 0
 
 # %% ../nbs/90_cli.ipynb #fb7938cb
 def _reopened(folder: Path):
