@@ -136,7 +136,7 @@ def deciding(comps: list, # comparisons, each a dict with 'estimate' and its Hol
     "The comparison that decides a part: with `every`, the one most against the paper; with `any`, the most for it."
     if not comps: raise ValueError("a part with no comparison left cannot be decided")
     if len(comps) == 1: return comps[0]
-    by_p = lambda c: c["p"]
+    by_p = lambda c: c.get("raw p", c["p"])  # Holm keeps the order of the raw p-values, and breaks no tie of its own
     if expect == "equal": return min(comps, key=by_p)  # no difference anywhere: the likeliest difference decides
     sign = 1 if expect == "greater" else -1
     same = [c for c in comps if np.sign(c["estimate"]) == sign]
