@@ -11,8 +11,8 @@ import pandas as pd
 
 # %% auto #0
 __all__ = ['RONLI_BASELINES', 'CBOW_CLASSIFIERS', 'RONLI_ZERO_SHOT_LABELS', 'NLI_TO_RONLI', 'cbow', 'cbow_pairs',
-           'train_fasttext', 'load_fasttext', 'cbow_classifier', 'cbow_seeds', 'zero_shot_scores', 'nli_to_classes',
-           'zero_shot_predict']
+           'train_fasttext', 'load_fasttext', 'cbow_classifier', 'cbow_kinds', 'cbow_seeds', 'fasttext_by_seed',
+           'zero_shot_scores', 'nli_to_classes', 'zero_shot_predict']
 
 # %% ../nbs/03a_baselines.ipynb #d5abf4fb
 RONLI_BASELINES = {  # Table 5 (micro F1, macro F1) and what each row needs; hub ids from the official code
@@ -98,6 +98,54 @@ def cbow_classifier(kind: str = "svm", # 'svm' (linear SVM) or 'softmax' (multin
     return make_pipeline(MinMaxScaler(), cls(random_state=seed, **{**CBOW_CLASSIFIERS[kind], **overrides}))
 
 # %% ../nbs/03a_baselines.ipynb #31689044
+def _cbow_seed(kinds, data, vectors, sd, names):
+    "One seed of `cbow_kinds`: its vectors and the splits' features once, then each classifier: kind -> row, pred, table."
+    import time
+    from nlicompendium.stats import classification_report
+    t0 = time.perf_counter()
+    wv = vectors(sd) if callable(vectors) else vectors
+    X = {s: cbow_pairs(p, h, wv) for s, (p, h, _) in data.items()}
+    shared, out = time.perf_counter() - t0, {}
+    for kind in kinds:
+        t = time.perf_counter()
+        clf = cbow_classifier(kind, seed=sd).fit(X["train"][0], data["train"][2])
+        dev_sum, _ = classification_report(data["dev"][2], clf.predict(X["dev"][0]), names)
+        pred = clf.predict(X["test"][0])
+        summ, table = classification_report(data["test"][2], pred, names)
+        out[kind] = ({"seed": sd, "dev_macro_f1": dev_sum["macro_f1"], **{f"test_{k}": v for k, v in summ.items()},
+                      "empty sentences": sum(e for _, e in X.values()), "seconds": shared + time.perf_counter() - t},
+                     pred, table)
+    return out
+
+def cbow_kinds(kinds: Sequence[str], # classifiers, 'svm' and/or 'softmax'
+               train, dev, test, # splits with premise, hypothesis, label and id (Datasets or DataFrames)
+               vectors, # word vectors, or a function seed -> word vectors (picklable, for `workers` > 1)
+               seeds: Sequence[int] = (0, 1, 2), # seeds
+               label_names: Sequence[str] | None = None, # class names in id order; None: the train split's
+               workers: int = 1, # processes the seeds are spread over; 1: one after another, here
+              ) -> dict:
+    "`cbow_seeds` of each kind, each seed's vectors and features made once for all kinds: kind -> its triple."
+    import functools
+    names = list(label_names or train.features["label"].names)
+    data = {s: (list(d["premise"]), list(d["hypothesis"]), list(d["label"]))
+            for s, d in (("train", train), ("dev", dev), ("test", test))}
+    units = {sd: functools.partial(_cbow_seed, list(kinds), data, vectors, sd, names) for sd in seeds}
+    if workers > 1 and len(units) > 1:  # a seed's result is the same wherever it runs: its vectors are its own
+        from nlicompendium.executors import open_executor, run_units
+        with open_executor("process", workers=min(workers, len(units))) as ex:
+            per = run_units(ex, units, desc="CBOW seeds")
+    else: per = {sd: u() for sd, u in units.items()}
+    out = {}
+    for kind in kinds:
+        metrics = pd.DataFrame([per[sd][kind][0] for sd in seeds])
+        best = int(metrics.seed[metrics.dev_macro_f1.idxmax()])
+        metrics["selected"] = metrics.seed == best
+        preds = pd.concat([pd.DataFrame({"seed": sd, "id": list(test["id"]), "gold": data["test"][2],
+                                         "pred": per[sd][kind][1]}) for sd in seeds], ignore_index=True)
+        preds["selected"] = preds.seed == best
+        out[kind] = (metrics, preds, per[best][kind][2])
+    return out
+
 def cbow_seeds(kind: str, # 'svm' or 'softmax'
                train, dev, test, # splits with premise, hypothesis, label and id (Datasets or DataFrames)
                vectors, # word vectors, or a function seed -> word vectors
@@ -105,29 +153,16 @@ def cbow_seeds(kind: str, # 'svm' or 'softmax'
                label_names: Sequence[str] | None = None, # class names in id order; None: the train split's
               ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     "One CBOW classifier per seed: metrics (with `selected`), test predictions, the selected seed's per-class table."
-    import time
-    from nlicompendium.stats import classification_report
-    names = list(label_names or train.features["label"].names)
-    def col(d, c): return list(d[c])
-    rows, preds, tables = [], [], {}
-    for sd in seeds:
-        t0 = time.perf_counter()
-        wv = vectors(sd) if callable(vectors) else vectors
-        (xtr, e1), (xdv, e2), (xte,
-                               e3) = (cbow_pairs(col(d, "premise"), col(d, "hypothesis"), wv) for d in (train, dev,
-                                   test))
-        clf = cbow_classifier(kind, seed=sd).fit(xtr, col(train, "label"))
-        dev_sum, _ = classification_report(col(dev, "label"), clf.predict(xdv), names)
-        pred = clf.predict(xte)
-        summ, tables[sd] = classification_report(col(test, "label"), pred, names)
-        rows.append({"seed": sd, "dev_macro_f1": dev_sum["macro_f1"], **{f"test_{k}": v for k, v in summ.items()},
-                     "empty sentences": e1 + e2 + e3, "seconds": time.perf_counter() - t0})
-        preds.append(pd.DataFrame({"seed": sd, "id": col(test, "id"), "gold": col(test, "label"), "pred": pred}))
-    metrics = pd.DataFrame(rows)
-    best = int(metrics.seed[metrics.dev_macro_f1.idxmax()])
-    metrics["selected"] = metrics.seed == best
-    preds = pd.concat(preds, ignore_index=True); preds["selected"] = preds.seed == best
-    return metrics, preds, tables[best]
+    return cbow_kinds([kind], train, dev, test, vectors, seeds, label_names)[kind]
+
+def _fasttext_seed(texts, kw, seed): return train_fasttext(texts, seed=seed, **kw)
+
+def fasttext_by_seed(texts: Sequence[str], # training sentences
+                     **kw, # `train_fasttext`'s other arguments
+                    ):
+    "seed -> `train_fasttext(texts, seed=seed, **kw)`, picklable (for `cbow_kinds`' worker processes)."
+    import functools
+    return functools.partial(_fasttext_seed, list(texts), kw)
 
 
 # %% ../nbs/03a_baselines.ipynb #cdd1e1f9
