@@ -15,36 +15,46 @@ from .stats import StatResult, mann_whitney, paired_t, mcnemar, cochrans_q, conf
 
 # %% auto #0
 __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'SEED_TESTS', 'EXAMPLE_TESTS', 'UNITS', 'NOT_QUOTED', 'NOT_DECLARED', 'SETTINGS',
-           'EVIDENCE', 'KINDS', 'CLAIM_COLUMNS', 'NOT_RUN', 'CONCLUSION_ORDER', 'EVIDENCE_FILES', 'verdict', 'Evidence',
-           'aso_eps', 'sign_settled', 'over_seeds', 'one_seed_out', 'seed_example_bootstrap', 'pooled_mcnemar',
-           'over_examples', 'Claim', 'quote_in_paper', 'tost_seeds', 'seeds_for_power', 'min_attainable_p',
-           'evidence_kind', 'Claims', 'by_conclusion', 'verdict_counts', 'upgrade_claims', 'count_table',
-           'verdict_figure', 'load_evidence', 'write_evidence', 'replay', 'recheck', 'recheck_caption', 'write_claims']
+           'EVIDENCE', 'KINDS', 'CLAIM_COLUMNS', 'NOT_RUN', 'CONCLUSION_ORDER', 'EVIDENCE_FILES', 'verify_tolerance',
+           'verdict', 'Evidence', 'aso_eps', 'sign_settled', 'over_seeds', 'one_seed_out', 'seed_example_bootstrap',
+           'loo_bootstrap', 'pooled_mcnemar', 'over_examples', 'Claim', 'quote_in_paper', 'tost_seeds',
+           'seeds_for_power', 'min_attainable_p', 'evidence_kind', 'conclusion_groups', 'holm_families', 'Claims',
+           'uniform_chance', 'by_conclusion', 'verdict_counts', 'upgrade_claims', 'count_table', 'verdict_figure',
+           'load_evidence', 'write_evidence', 'replay', 'recheck', 'recheck_caption', 'write_claims']
 
 # %% ../nbs/02b_claims.ipynb #4347f4f6
 ALPHA = 0.05  # the significance level of every verdict
 VERDICTS = {
-    "supported": "the paper's direction, significant at alpha = 0.05 (over seeds: also with any one seed left out); "
-                 "a no-difference claim: equivalent within its stated margin (TOST at alpha = 0.05)",
-    "same direction, inconclusive": "the paper's direction, not significant; a no-difference claim: no significant "
-                                    "difference and the estimate inside the margin (or no margin), but not shown "
-                                    "equivalent",
-    "inconclusive (tie)": "not significant, and no direction: the estimate is zero, or leaving out one seed changes "
-                          "its sign",
-    "opposite direction, inconclusive": "the other direction (every leave-one-seed-out estimate agrees), not "
-                                        "significant; a no-difference claim: estimate outside the margin, not "
-                                        "significant",
-    "contradicted": "significant in the other direction (over seeds: also with any one seed left out); a "
-                    "no-difference claim: a significant difference in the one pooled test",
-    "not comparable here": "a system the claim rests on does not beat its own task's majority-class baseline on the "
-                           "data it was trained for, or the floor declared for the data it is scored on (a model "
-                           "scored zero-shot on another task: that task's majority class); the reason gives the "
+    "supported": "the paper's direction, significant at alpha = 0.05 (Holm within its family), also with any one seed "
+                 "left out; a no-difference claim: equivalent within its margin (TOST alone, at alpha = 0.05)",
+    "same direction, inconclusive": "the paper's direction, not significant, the direction kept with any one seed left "
+                                    "out and beyond the tolerance --verify allows; a no-difference claim: the estimate "
+                                    "inside the margin, not shown equivalent",
+    "inconclusive (tie)": "no direction: the estimate is zero, leaving out one seed changes its side, or it is within "
+                          "the tolerance --verify allows across machines; a no-difference claim without a margin that "
+                          "is not contradicted (undecided); a statistic of the data that differs before the official "
+                          "definitions and the paper's printing conventions were all tried",
+    "opposite direction, inconclusive": "the other direction, not significant, kept as for 'same direction'; a "
+                                        "no-difference claim: the estimate outside the margin, not significantly",
+    "contradicted": "significant in the other direction (Holm within its family), also with any one seed left out; a "
+                    "no-difference claim: its interval outside the margin (no margin: a significant difference); a "
+                    "statistic of the data: no definition or printing convention tried gives the paper's",
+    "not comparable here": "a system the claim rests on does not beat its floor: the higher of its task's majority "
+                           "class and uniform chance for the metric (or a declared floor); the reason gives the "
                            "numbers",
+    "not run here": "what would run it is not run in this profile; the reason says what it needs and the command",
     "not testable here": "what the claim needs is not here; the reason says what",
 }
 
 # %% ../nbs/02b_claims.ipynb #b258a541
 EXPECTATIONS = ("greater", "less", "equal")  # A > B, A < B, no difference between A and B
+
+def verify_tolerance(low: float, high: float, # the row's 95% interval of A - B
+                     unit: str = "seeds", # the claim's unit: a data claim's number may not move at all
+                    ) -> float:
+    "How far `--verify` lets an estimate move between machines (`cli.compare_claims`): half its 95% interval."
+    if unit == "data" or not (np.isfinite(low) and np.isfinite(high)): return 0.0
+    return float(high - low) / 2
 
 def verdict(expect: str, # 'greater' (the paper says A > B), 'less' or 'equal' (no difference)
             estimate: float, # the effect here, A - B
@@ -52,19 +62,22 @@ def verdict(expect: str, # 'greater' (the paper says A > B), 'less' or 'equal' (
             p_equivalent: float | None = None, # TOST p-value against the claim's margin (expect 'equal')
             margin: float | None = None, # the equivalence margin, in the metric's units
             alpha: float = ALPHA,
-            settled: bool = True, # False: leaving out one seed changes the estimate's sign (`sign_settled`): a tie
+            settled: bool = True, # False: leaving out one seed moves the estimate across 0 (or across the margin)
+            tolerance: float = 0.0, # how far the estimate may move between machines (`verify_tolerance`)
+            low: float = np.nan, high: float = np.nan, # its 95% interval: a no-difference claim's, outside the margin
            ) -> str:
     "The verdict on a claim from its effect and p-values: one key of `VERDICTS`."
     if expect not in EXPECTATIONS: raise ValueError(f"expect must be one of {EXPECTATIONS}, got {expect!r}")
     if not (np.isfinite(estimate) and 0 <= p <= 1): raise ValueError(f"no verdict from estimate {estimate}, p {p}")
     if expect == "equal":
-        if p < alpha: return "contradicted"
-        if p_equivalent is not None and p_equivalent < alpha: return "supported"
-        outside = margin is not None and abs(estimate) > margin
-        return "opposite direction, inconclusive" if outside else "same direction, inconclusive"
+        if margin is None: return "contradicted" if p < alpha else "inconclusive (tie)"  # undecided without a margin
+        if p_equivalent is not None and p_equivalent < alpha: return "supported"  # TOST alone decides equivalence
+        if low > margin or high < -margin: return "contradicted"  # the whole interval outside the margin
+        if not settled or abs(abs(estimate) - margin) <= tolerance: return "inconclusive (tie)"
+        return "same direction, inconclusive" if abs(estimate) <= margin else "opposite direction, inconclusive"
     same = np.sign(estimate) == (1 if expect == "greater" else -1)
     if p < alpha and estimate != 0: return "supported" if same else "contradicted"
-    if estimate == 0 or not settled: return "inconclusive (tie)"
+    if estimate == 0 or not settled or abs(estimate) <= tolerance: return "inconclusive (tie)"
     return "same direction, inconclusive" if same else "opposite direction, inconclusive"
 
 # %% ../nbs/02b_claims.ipynb #064cc56d
@@ -239,10 +252,12 @@ def one_seed_out(expect: str, # the claim's expectation (`EXPECTATIONS`)
     for side, i in drops:
         a_ = a if side == "B" else np.delete(a, i)
         b_ = b if num else (np.delete(np.asarray(b, float), i) if side != "A" else np.asarray(b, float))
-        if (side, i) in welch: est, p, p_eq = float(a_.mean() - b_.mean()), welch[side, i], None
-        else: e = over_seeds(a_, b_, test, margin, aso_iterations=0); est, p, p_eq = e.estimate, e.p, e.p_equivalent
+        if (side, i) in welch: est, p, p_eq, lo, hi = float(a_.mean() - b_.mean()), welch[side, i], None, *[np.nan] * 2
+        else:
+            e = over_seeds(a_, b_, test, margin, aso_iterations=0)
+            est, p, p_eq, lo, hi = e.estimate, e.p, e.p_equivalent, e.low, e.high
         rows.append({"side": side, "seed index": i, "estimate": est, "p": p,
-                     "verdict": verdict(expect, est, p, p_eq, margin)})
+                     "verdict": verdict(expect, est, p, p_eq, margin, low=lo, high=hi)})
     return pd.DataFrame(rows, columns=["side", "seed index", "estimate", "p", "verdict"])
 
 # %% ../nbs/02b_claims.ipynb #3d38dd15
@@ -283,19 +298,52 @@ def seed_example_bootstrap(gold: Sequence[int], # (examples,) gold ids
     p_eq = None if margin is None else float(max((d <= -margin).mean(), (d >= margin).mean()))
     return float(est), float(lo), float(hi), float(min(1.0, 2 * min((d <= 0).mean(), (d >= 0).mean()))), p_eq
 
+# %% ../nbs/02b_claims.ipynb #loobt001
+def _per_seed_resampled(g, p, idx, C, metric):
+    "`metric` of every seed of `p` on each example draw of `idx` (resamples, examples): (resamples, seeds)."
+    W = np.stack([np.bincount(i, minlength=len(g)) for i in idx]).astype(float)  # (resamples, examples)
+    hot = np.zeros((len(p), len(g), C * C)); hot[np.arange(len(p))[:, None], np.arange(len(g)), g * C + p] = 1
+    cm = np.rint(W @ hot).astype(np.int64)  # (seeds, resamples, C * C): whole counts
+    return metric_from_confusion(cm.reshape(-1, C, C), metric).reshape(len(p), len(idx)).T
+
+def loo_bootstrap(gold: Sequence[int], # (examples,) gold ids
+                  pred_a, pred_b, # (seeds, examples) A's and B's predicted ids
+                  drops: list, # (side, seed) to leave out: side 'A', 'B' or 'pair' (both sides' seed i)
+                  metric: str = "macro_f1", num_classes: int | None = None, n_resamples: int = 2000, seed: int = 0,
+                  margin: float | None = None, level: float = 0.95,
+                 ) -> list[tuple]:
+    "The seed-and-example bootstrap with each of `drops` left out, the example draws shared: (estimate, low, high, p,"
+    " TOST p) per drop. Each seed's metric on each draw is computed once, so a left-out seed costs a mean, not a run."
+    g = np.asarray(gold, np.int64); pa, pb = (np.atleast_2d(x).astype(np.int64) for x in (pred_a, pred_b))
+    C = num_classes or int(max(g.max(), pa.max(), pb.max())) + 1
+    rng = np.random.default_rng(seed); idx = rng.integers(0, len(g), (n_resamples, len(g)))
+    Ma, Mb = (_per_seed_resampled(g, x, idx, C, metric) for x in (pa, pb))
+    sa, sb = (metric_from_confusion(confusion_batch(g, x, C), metric) for x in (pa, pb))
+    out = []
+    for side, k in drops:
+        ka, kb = (np.delete(np.arange(len(x)), k) if side in (s, "pair") else np.arange(len(x))
+                  for x, s in ((pa, "A"), (pb, "B")))
+        da, db = (kx[rng.integers(0, len(kx), (n_resamples, len(kx)))] for kx in (ka, kb))
+        d = np.take_along_axis(Ma, da, 1).mean(1) - np.take_along_axis(Mb, db, 1).mean(1)
+        lo, hi = np.quantile(d, [(1 - level) / 2, (1 + level) / 2])
+        p_eq = None if margin is None else float(max((d <= -margin).mean(), (d >= margin).mean()))
+        out.append((float(sa[ka].mean() - sb[kb].mean()), float(lo), float(hi),
+                    float(min(1.0, 2 * min((d <= 0).mean(), (d >= 0).mean()))), p_eq))
+    return out
+
 # %% ../nbs/02b_claims.ipynb #4b890f0e
-def pooled_mcnemar(a_correct, # (seeds, examples) 0/1: A right on example j in seed i
-                   b_correct, # B's, the same shape: seed i of A is paired with seed i of B
+def pooled_mcnemar(a_correct, # (1, examples) or (examples,) 0/1: A right on example j
+                   b_correct, # B's, the same shape
                    test: str = "mcnemar", # 'mcnemar' (exact under 25 discordant pairs) or 'cochran' (Cochran's Q)
                   ) -> StatResult:
-    "One test over every seed and example: the Cochran-Mantel-Haenszel test stratified by seed (and pair)."
+    "The paper's test on one prediction set a side; more seeds are refused: an example's repeats are not independent."
     a, b = np.atleast_2d(a_correct), np.atleast_2d(b_correct)
     if a.shape != b.shape: raise ValueError(f"{test} pairs seed i of A with seed i of B: shapes {a.shape} and "
                                             f"{b.shape} differ")
-    r = mcnemar(a.ravel(), b.ravel()) if test == "mcnemar" else cochrans_q(np.column_stack([a.ravel(), b.ravel()]))
-    how = (f"{r.method} on one prediction set" if len(a) == 1 else  # one set: no strata to pool over
-           f"{r.method} pooled over {len(a)} seeds (Cochran-Mantel-Haenszel, stratified by seed and example)")
-    return StatResult(r.statistic, r.pvalue, a.size, how, r.note)
+    if len(a) > 1: raise ValueError(f"{len(a)} seeds: the repeats of an example across seeds are not independent "
+                                    "pairs; decide over seeds and examples with the bootstrap (`over_examples`)")
+    r = mcnemar(a[0], b[0]) if test == "mcnemar" else cochrans_q(np.column_stack([a[0], b[0]]))
+    return StatResult(r.statistic, r.pvalue, a.size, f"{r.method} on one prediction set", r.note)
 
 # %% ../nbs/02b_claims.ipynb #32a4b3f7
 EXAMPLE_TESTS = ("bootstrap", "mcnemar", "cochran")  # tests over test examples (of every seed)
@@ -324,12 +372,16 @@ def over_examples(gold: Sequence[int], # (examples,) gold ids
                                             "resamples)",
                                             float(sa.mean()), float(sb.mean()), est, lo, hi, p, p_equivalent=p_eq,
                                             sign_settled=settled)
-    pooled = pooled_mcnemar(pa == g, pb == g, test)
     runs = [mcnemar(x == g, y == g) if test == "mcnemar" else cochrans_q(np.column_stack([x == g, y == g]))
             for x, y in zip(pa, pb)]
-    note = "" if one else "per seed pair (shown, not combined): " + ", ".join(f"p = {r.pvalue:.3g}" for r in runs)
-    return Evidence(n, pooled.method, float(sa.mean()), float(sb.mean()), est, lo, hi, pooled.pvalue,
-                    pooled.statistic, p_eq, note=note, sign_settled=settled)
+    if one:  # one prediction set a side: the examples are independent, the paper's test on them
+        r = runs[0]; return Evidence(n, f"{r.method} on one prediction set", float(sa.mean()), float(sb.mean()), est,
+                                     lo, hi, r.pvalue, r.statistic, p_eq, sign_settled=settled)
+    name = "McNemar's test" if test == "mcnemar" else "Cochran's Q"  # repeats of an example are not independent pairs:
+    note = f"{name} per seed pair (shown, not combined): " + ", ".join(f"p = {r.pvalue:.3g}" for r in runs)
+    return Evidence(n, f"bootstrap over seeds and examples of accuracy ({n_resamples} resamples; {name} per seed in "
+                       "the note: an example's repeats across seeds are never pooled as independent pairs)",
+                    float(sa.mean()), float(sb.mean()), est, lo, hi, p, np.nan, p_eq, note=note, sign_settled=settled)
 
 # %% ../nbs/02b_claims.ipynb #356de67f
 UNITS = ("seeds", "examples", "seeds and examples", "data")
@@ -471,11 +523,12 @@ def min_attainable_p(test: str, # 'mann-whitney', 'wilcoxon' or 'sign' (exact Mc
     raise ValueError(f"no minimum p known for test {test!r}")
 
 # %% ../nbs/02b_claims.ipynb #fc61690f
-KINDS = ("paper's claim", "control")  # a control is a comparison the paper did not make, counted apart
-CLAIM_COLUMNS = ["evidence", "paper", "key", "conclusion", "kind", "statement", "quote", "where", "setting", "paper's numbers",
-                 "level", "compared", "unit", "n", "test", "A", "B", "estimate (A - B)", "CI low", "CI high",
-                 "statistic", "p", "TOST p", "ASO eps_min (A over B)", "seeds for 80% power", "verdict", "reason",
-                 "computed by"]
+KINDS = ("paper's claim", "control", "exploratory")  # a control: a comparison the paper did not make; exploratory: a
+# conclusion whose declaration was amended after its evidence existed (`Claim.amendments`); each counted apart
+CLAIM_COLUMNS = ["evidence", "paper", "key", "conclusion", "kind", "statement", "quote", "where", "setting",
+                 "paper's numbers", "level", "compared", "unit", "n", "test", "A", "B", "estimate (A - B)", "CI low",
+                 "CI high", "statistic", "p", "TOST p", "ASO eps_min (A over B)", "seeds for 80% power", "verdict",
+                 "reason", "computed by"]
 
 def _compared(c: Claim) -> str:
     rel = {"greater": ">", "less": "<", "equal": "=", "holds": "vs"}[c.expect]
@@ -490,8 +543,9 @@ def _against(v: str, ev, c: Claim) -> str:
 
 def _no_margin(c: Claim, v: str) -> str:
     "Why an undecided no-difference claim without a margin stays undecided (nothing to say once a difference is found)."
-    return ("no equivalence margin: a non-significant difference is not evidence of no difference"
-            if c.expect == "equal" and c.margin is None and "inconclusive" in v else "")
+    return ("no equivalence margin: a no-difference claim can only be contradicted or undecided (a non-significant "
+            "difference is not evidence of no difference)" if c.expect == "equal" and c.margin is None
+            and "inconclusive" in v else "")
 
 def _paper_test_note(c: Claim) -> str:
     "What the paper's own test could reach at the runs it had, when that is above the p it states."
@@ -524,6 +578,95 @@ def evidence_kind(table: pd.DataFrame, # a claims table, with or without its 'ev
     given = table["evidence"]
     return given.where(given.notna() & (given.astype(str) != ""), derived).rename("evidence")
 
+# %% ../nbs/02b_claims.ipynb #decide01
+def _side(c: Claim, x: float):
+    "Which side x lies on: of 0 for a directional claim, of the margin for a no-difference claim with one."
+    return bool(abs(x) <= c.margin) if c.expect == "equal" and c.margin is not None else float(np.sign(x))
+
+def _tie_why(c: Claim, ev: Evidence, tol: float, moved: pd.DataFrame, settled: bool) -> str:
+    "Why a verdict names no direction, in words (a no-difference claim without a margin: `_no_margin` says why)."
+    if (c.expect == "equal" and c.margin is None) or ev.estimate == 0: return ""
+    if len(moved):
+        r = moved.iloc[0]; where = "the margin" if c.expect == "equal" else "0"
+        return (f"read as a tie: without {r.side}'s seed {r['seed index']} the estimate is {r.estimate:.3g}, on the "
+                f"other side of {where} (one seed decides its side)")
+    if not settled: return "read as a tie: leaving out one seed changes the sign of A - B"
+    what = "|A - B| is within it of the margin" if c.expect == "equal" else f"A - B = {ev.estimate:.3g} is within it"
+    return f"read as a tie: --verify lets the estimate move by half its 95% interval ({tol:.3g}) and {what}"
+
+def _decide(c: Claim, # the claim
+            ev: Evidence, # its evidence on every seed
+            loo: pd.DataFrame, # the estimate with each seed left out (side, seed index, estimate)
+            loo_tests, # () -> the one-seed-out verdicts (side, seed index, p, verdict): run only where needed
+           ) -> tuple[str, list]:
+    "The verdict and its reasons: the one-seed-out rule guards every verdict that names a direction."
+    m = c.margin if c.expect == "equal" else None
+    tol = verify_tolerance(ev.low, ev.high)
+    moved = loo[[_side(c, x) != _side(c, ev.estimate) for x in loo.estimate]] if len(loo) else loo
+    settled = not len(moved) and (m is not None or ev.sign_settled is not False)
+    v = verdict(c.expect, ev.estimate, ev.p, ev.p_equivalent, m, settled=settled, tolerance=tol, low=ev.low,
+                high=ev.high)
+    why = []
+    if v in ("supported", "contradicted"):
+        t = loo_tests(); other = t[t.verdict != v] if len(t) else t
+        if len(other):  # one seed decides it: inconclusive, its side as the estimates say
+            r0 = other.iloc[0]
+            why.append(f"{v} on all seeds, but {len(other)} of {len(t)} one-seed-out tests differ (without {r0.side}'s "
+                       f"seed {r0['seed index']}: p = {r0.p:.3g}, {r0.verdict}): one seed decides it")
+            v = verdict(c.expect, ev.estimate, 1.0, None, m, settled=settled, tolerance=tol)
+    if v == "inconclusive (tie)": why.append(_tie_why(c, ev, tol, moved, settled))
+    return v, why + [_no_margin(c, v)]
+
+# %% ../nbs/02b_claims.ipynb #holm0001
+def conclusion_groups(table: pd.DataFrame, # a claims table (paper, conclusion, quote)
+                     ) -> pd.Series:
+    "Each row's conclusion, one per quote: rows that share a conclusion or a quote (in one paper) are one conclusion."
+    parent = {}
+    def root(x):
+        while parent.setdefault(x, x) != x: x = parent[x]
+        return x
+    quoted = table["quote"].astype(str) if "quote" in table else pd.Series(NOT_QUOTED, index=table.index)
+    for p, k, q in zip(table["paper"], table["conclusion"], quoted):
+        if q not in (NOT_QUOTED, "nan", ""): parent[root(("c", p, k))] = root(("q", p, q))
+    first = {}
+    for p, k in zip(table["paper"], table["conclusion"]): first.setdefault(root(("c", p, k)), k)
+    return pd.Series([first[root(("c", p, k))] for p, k in zip(table["paper"], table["conclusion"])],
+                     index=table.index, name="conclusion")
+
+def _decisive_p(c: Claim, ev: Evidence, v: str) -> float:
+    "The p-value a verdict rests on: TOST's for an equivalence, else the difference test's (NaN: none to correct)."
+    if c.expect == "equal" and c.margin is not None: return ev.p_equivalent if v == "supported" else np.nan
+    return ev.p
+
+# %% ../nbs/02b_claims.ipynb #holm0002
+def holm_families(t: pd.DataFrame, # a ledger's rows (`Claims.table`)
+                  decided: dict, # key -> (claim, evidence), as `Claims` recorded them
+                  alpha: float = ALPHA,
+                 ) -> pd.DataFrame:
+    "Each decided p-value corrected within its family by Holm (statsmodels); a significant verdict that no longer is"
+    " reads inconclusive. A family is declared (`Claim.family`) or, by default, the parts of one conclusion."
+    from statsmodels.stats.multitest import multipletests
+    t = t.copy(); groups = conclusion_groups(t) if len(t) else pd.Series(dtype=object)
+    live = [i for i in t.index if t.key[i] in decided and t.kind[i] != "exploratory" and t.verdict[i] not in
+            ("not comparable here", "not testable here", "not run here")]
+    fam = {i: decided[t.key[i]][0].family or groups[i] for i in live}
+    for f in dict.fromkeys(fam.values()):
+        rows = [i for i in live if fam[i] == f and np.isfinite(_decisive_p(*decided[t.key[i]], t.verdict[i]))]
+        size = max([len(rows)] + [decided[t.key[i]][0].family_size for i in rows])
+        if size < 2: continue
+        ps = [_decisive_p(*decided[t.key[i]], t.verdict[i]) for i in rows]
+        adj = multipletests(ps + [1.0] * (size - len(ps)), alpha=alpha, method="holm")[1][:len(ps)]
+        for i, pa in zip(rows, adj):
+            c, ev = decided[t.key[i]]; note = f"Holm within the family '{f}' ({size} tests): adjusted p = {pa:.3g}"
+            if t.verdict[i] in ("supported", "contradicted") and pa >= alpha:
+                tol, m = verify_tolerance(ev.low, ev.high), c.margin if c.expect == "equal" else None
+                t.at[i, "verdict"] = verdict(c.expect, ev.estimate, 1.0, None, m, settled=ev.sign_settled is not False,
+                                             tolerance=tol)
+                note += f" >= {alpha}: not significant in its family"
+                if str(t.reason[i]).startswith(("significant against", "a difference:")): t.at[i, "reason"] = ""
+            t.at[i, "reason"] = "; ".join(x for x in (t.reason[i], note) if isinstance(x, str) and x)
+    return t
+
 # %% ../nbs/02b_claims.ipynb #e2ecec0d
 class Claims:
     "A study's ledger of claims, each decided by its declared test; `table()` has the columns `CLAIM_COLUMNS`."
@@ -536,11 +679,12 @@ class Claims:
                 ):
         self.paper, self.computed_by, self.rows, self.systems = paper, computed_by, [], {}
         self.aso_iterations, self.n_resamples, self.seed = aso_iterations, n_resamples, seed
+        self.decided = {}  # key -> (claim, evidence): what its family's correction re-decides (`table`)
 
     def _add(self, c: Claim, verdict_: str, reason: str = "", ev: Evidence | None = None,
              computed_by: str | None = None, **cells):
         if any(r["key"] == c.key for r in self.rows): raise ValueError(f"claim {c.key!r} is already in the ledger")
-        low = self._below_floor(c) if verdict_ != "not testable here" else ""
+        low = self._below_floor(c) if verdict_ not in ("not testable here", "not run here") else ""
         if low: verdict_ = "not comparable here"
         row = dict.fromkeys(CLAIM_COLUMNS, np.nan)
         row |= {"paper": self.paper, "key": c.key, "conclusion": c.conclusion, "kind": KINDS[c.control],
@@ -552,6 +696,7 @@ class Claims:
         row["evidence"] = EVIDENCE[c.evidence] if c.evidence else _evidence_of_row(row)
         if row["evidence"] in (EVIDENCE["not run"], EVIDENCE["not testable"]): row["computed by"] = ""  # nothing ran
         if ev is not None:
+            self.decided[c.key] = (c, ev)
             row |= {"n": ev.n, "test": ev.test, "A": ev.a, "B": ev.b, "estimate (A - B)": ev.estimate,
                     "CI low": ev.low, "CI high": ev.high, "statistic": ev.statistic, "p": ev.p,
                     "TOST p": ev.p_equivalent, "ASO eps_min (A over B)": ev.aso}
@@ -568,8 +713,8 @@ class Claims:
                          "a system that does not beat it cannot carry a verdict" for n, s in bad)
 
     def table(self) -> pd.DataFrame:
-        "The ledger, one row per claim."
-        return pd.DataFrame(self.rows, columns=CLAIM_COLUMNS)
+        "The ledger, one row per claim, each p-value corrected within its family (`holm_families`)."
+        return holm_families(pd.DataFrame(self.rows, columns=CLAIM_COLUMNS), self.decided)
 
 # %% ../nbs/02b_claims.ipynb #ba8ff902
 def _frozen(v):
@@ -587,13 +732,49 @@ def _records(fn):
         b = sig.bind(self, *args, **kwargs); b.apply_defaults()
         call = {"method": fn.__name__, "args": {k: _frozen(v) for k, v in list(b.arguments.items())[1:]}}
         out = fn(self, *args, **kwargs)
+        c = b.arguments.get("c")
+        if isinstance(c, Claim) and c.amendments and fn.__name__ != "untestable": out = _amended(self, fn, b)
         aso = out.get("ASO eps_min (A over B)") if fn.__name__ == "seeds" else None
         if aso is not None and np.isfinite(aso): call["aso"] = float(aso)  # a description, not a rule: kept
         vars(self).setdefault("calls", []).append(call)
         return out
     return run
 
+def _amended(led, # the ledger the call decided in (its last row is the call's)
+             fn, # the deciding method, undecorated
+             bound, # the call's bound arguments
+            ) -> dict:
+    "An amended claim's row: the verdict of the declaration before (decided again), the amendment shown, exploratory."
+    from dataclasses import fields, replace
+    names, args = {f.name for f in fields(Claim)}, dict(list(bound.arguments.items())[1:])
+    c = args["c"]; before = {a["field"]: a["before"] for a in c.amendments}
+    now = {k: getattr(c, k) if k in names else args.get(k) for k in before}
+    args |= {k: v for k, v in before.items() if k not in names}
+    args["c"] = replace(c, amendments=(), **{k: v for k, v in before.items() if k in names})
+    scratch = Claims(led.paper, led.computed_by, 0, led.n_resamples, led.seed); scratch.systems = dict(led.systems)
+    old, row = fn(scratch, **args), led.rows[-1]
+    if c.key in led.decided and c.family_size > 1:  # its declared family, though no other part is a row here
+        row.update(holm_families(pd.DataFrame([row], columns=CLAIM_COLUMNS), led.decided).iloc[0].to_dict())
+    what = "; ".join(f"{a.get('what', a['field'])} {a['before']!r} -> {now[a['field']]!r} on {a['date']} "
+                     f"({a['reason']})" for a in c.amendments)
+    row.update(kind="exploratory", verdict=old["verdict"], reason=(
+        f"amended after its evidence existed: {what}; the verdict of the declaration before is kept"
+        + (f" ({old['reason']})" if old["reason"] else "") + f"; under the amendment: {row['verdict']}"
+        + (f" ({row['reason']})" if row["reason"] else "") + "; counted apart, as exploratory"))
+    return row
+
 # %% ../nbs/02b_claims.ipynb #e71d6a5c
+def uniform_chance(metric: str, # 'accuracy', 'micro F1' or 'macro F1'
+                   priors: Sequence[float], # the class shares of the data the system is scored on
+                   scale: float = 1.0, # 100 for scores in %
+                  ) -> float:
+    "A guesser uniform over the classes: 1/C in accuracy and micro F1; in macro F1, the mean of 2 pi_k/C/(pi_k + 1/C)."
+    pi = np.asarray(priors, float) / np.sum(priors); u = 1 / len(pi)
+    m = metric.lower().replace("_", " ")
+    if m in ("accuracy", "micro f1"): return scale * u
+    if m == "macro f1": return scale * float(np.mean(2 * pi * u / (pi + u)))
+    raise ValueError(f"no uniform chance known for metric {metric!r}")
+
 @patch
 @_records
 def system(self: Claims,
@@ -602,9 +783,11 @@ def system(self: Claims,
            majority: float | None = None, # the majority-class baseline's score on those data
            data: str = "the data it was trained for", # those data, in words: 'CB test (accuracy, %)'
            floor: float | None = None, # a declared sanity floor instead of (or above) the majority baseline
+           chance: float | None = None, # uniform chance for the metric on those data (`uniform_chance`)
           ) -> dict:
-    "Declare a system's score beside its task's majority-class baseline: if not above it, no verdict rests on it."
-    bars = [(v, w) for v, w in ((majority, "majority-class baseline"), (floor, "declared floor")) if v is not None]
+    "Declare a system's score beside its floor, the highest of majority class, uniform chance and a declared floor."
+    bars = [(v, w) for v, w in ((majority, "majority-class baseline"), (chance, "uniform chance"),
+                                (floor, "declared floor")) if v is not None]
     if not bars: raise ValueError(f"system {name!r}: give its majority-class baseline or a floor")
     bar, what = max(bars)
     self.systems[name] = {"score": float(score), "bar": float(bar), "bar_name": what, "data": data,
@@ -622,6 +805,18 @@ def untestable(self: Claims,
     if not reason.strip(): raise ValueError(f"claim {c.key!r}: say why it is not testable here")
     return self._add(c, "not testable here", reason)
 
+# %% ../nbs/02b_claims.ipynb #notrun01
+@patch
+@_records
+def not_run(self: Claims,
+            c: Claim, # the claim
+            needs: str, # what would decide it: 'a hypothesis-only model on CB train (minutes on a CPU)'
+            command: str, # the profile or command that runs it: 'nlic_reproduce --jobs cb --profile gpu'
+           ) -> dict:
+    "Record a claim this profile does not run: what it needs and the command that would run it (no 'computed by')."
+    if not (needs.strip() and command.strip()): raise ValueError(f"claim {c.key!r}: say what it needs and the command")
+    return self._add(c, "not run here", f"not run here: needs {needs}; run: {command}")
+
 # %% ../nbs/02b_claims.ipynb #71a75df3
 @patch
 @_records
@@ -635,28 +830,21 @@ def seeds(self: Claims,
     if c.unit != "seeds": raise ValueError(f"claim {c.key!r} has unit {c.unit!r}, not 'seeds'")
     nb_ = 2 if np.ndim(b) == 0 else len(b)
     if min(len(a), nb_) < 2:
-        return self._add(c, "not testable here", f"{len(a)} and {nb_} seeds: a test over seeds needs 2 a side",
-                         None, computed_by)
-    ev = over_seeds(a, b, c.test, c.margin if c.expect == "equal" else None, self.aso_iterations, self.seed)
-    settled = ev.sign_settled is not False
-    v = verdict(c.expect, ev.estimate, ev.p, ev.p_equivalent, c.margin, settled=settled)
-    why = [_no_margin(c, v)]
-    # only a significant verdict can be undone by one seed: the one-seed-out tests run for those alone
-    loo = one_seed_out(c.expect, a, b, c.test, c.margin if c.expect == "equal" else None) if v in (
-        "supported", "contradicted") else pd.DataFrame(columns=["verdict"])
-    other = loo[loo.verdict != v]
-    if len(other):  # one seed decides it: inconclusive, by the sign rule
-        r0 = other.iloc[0]
-        why.append(f"{v} on all seeds, but {len(other)} of {len(loo)} one-seed-out tests differ (without {r0.side}'s "
-                   f"seed {r0['seed index']}: p = {r0.p:.3g}, {r0.verdict}): one seed decides it")
-        v = verdict(c.expect, ev.estimate, 1.0, None, c.margin, settled=settled)
-    if v == "inconclusive (tie)" and ev.estimate != 0:
-        why.append("read as a tie: leaving out one seed changes the sign of A - B")
-    margin = c.margin if c.expect == "equal" else None  # a no-difference claim: the seeds that would show equivalence
+        return self._add(c, "not run here", f"{len(a)} and {nb_} seeds: a test over seeds needs 2 a side (run the "
+                         "study with more seeds)", None, computed_by)
+    margin = c.margin if c.expect == "equal" else None
+    ev = over_seeds(a, b, c.test, margin, self.aso_iterations, self.seed)
+    loo = one_seed_out(c.expect, a, b, c.test, margin)
+    v, why = _decide(c, ev, loo, lambda: loo)
     power = seeds_for_power(a, b, paired=c.test == "paired-t", margin=margin) if "inconclusive" in v else np.nan
     return self._add(c, v, "; ".join(r for r in why if r), ev, computed_by, **{"seeds for 80% power": power})
 
 # %% ../nbs/02b_claims.ipynb #69a8a047
+def _example_drops(na: int, nb: int, paired: bool) -> list:
+    "The seeds one-seed-out leaves out over examples: pairs (paired seeds), else each side's (a side of 3 or more)."
+    if paired: return [("pair", i) for i in range(na) if na > 2]
+    return [("A", i) for i in range(na) if na > 2] + [("B", j) for j in range(nb) if nb > 2]
+
 @patch
 @_records
 def examples(self: Claims,
@@ -667,15 +855,51 @@ def examples(self: Claims,
              num_classes: int | None = None,
              computed_by: str | None = None,
             ) -> dict:
-    "Decide a claim over test examples of every seed by one pooled test (`over_examples`)."
+    "Decide a claim over test examples of every seed by one pooled test (`over_examples`), one seed out as over seeds."
     if c.unit not in ("examples", "seeds and examples"): raise ValueError(f"claim {c.key!r} has unit {c.unit!r}")
     metric = c.metric.lower().replace(" ", "_") if c.test == "bootstrap" else "accuracy"
-    ev = over_examples(gold, pred_a, pred_b, metric, c.test, num_classes, self.n_resamples, self.seed,
-                       c.margin if c.expect == "equal" else None)
-    v = verdict(c.expect, ev.estimate, ev.p, ev.p_equivalent, c.margin, settled=ev.sign_settled is not False)
-    tie = ("read as a tie: leaving out one seed changes the sign of A - B"
-           if v == "inconclusive (tie)" and ev.estimate != 0 else "")
-    return self._add(c, v, "; ".join(x for x in (_no_margin(c, v), tie, ev.note) if x), ev, computed_by)
+    m = c.margin if c.expect == "equal" else None
+    g, pa, pb = np.asarray(gold, np.int64), np.atleast_2d(pred_a), np.atleast_2d(pred_b)
+    run = lambda x, y: over_examples(g, x, y, metric, c.test, num_classes, self.n_resamples, self.seed, m)
+    ev = run(pa, pb)
+    C = num_classes or int(max(g.max(), pa.max(), pb.max())) + 1
+    sa, sb = (metric_from_confusion(confusion_batch(g, x, C), metric) for x in (pa, pb))  # per seed
+    drops = _example_drops(len(pa), len(pb), c.test != "bootstrap")
+    cut = lambda x, s, i, side: np.delete(x, i, 0) if s in (side, "pair") else x
+    loo = pd.DataFrame([{"side": s, "seed index": i, "estimate": cut(sa, s, i, "A").mean() - cut(sb, s, i, "B").mean()}
+                        for s, i in drops], columns=["side", "seed index", "estimate"])
+    def tests():  # the bootstrap again with each seed left out (`loo_bootstrap`): only for a significant verdict
+        out = loo_bootstrap(g, pa, pb, drops, metric, num_classes, self.n_resamples, self.seed, m)
+        return pd.DataFrame([{"side": s, "seed index": i, "p": p, "verdict": verdict(
+            c.expect, est, p, p_eq, m, low=lo, high=hi)} for (s, i), (est, lo, hi, p, p_eq) in zip(drops, out)],
+            columns=["side", "seed index", "p", "verdict"])
+    v, why = _decide(c, ev, loo, tests)
+    return self._add(c, v, "; ".join(x for x in (*why, ev.note) if x), ev, computed_by)
+
+# %% ../nbs/02b_claims.ipynb #dconv001
+def _printed_decimals(paper: float) -> int:
+    "The decimals a number prints with ('86.7': 1, '10071': 0, '0.05': 2)."
+    s = repr(float(paper))
+    return 0 if float(paper).is_integer() or "e" in s else len(s.split(".")[1])
+
+def _conventions(here: float, # the statistic as computed here
+                 paper: float, # the paper's printed value
+                 tolerance: float = 0.0, # a stated rounding: |value - paper| <= tolerance holds
+                 decimals: int | None = None, # the paper's printed decimals; None: as `paper` prints
+                 definitions: dict | None = None, # {name: value} under other definitions (official code, label column)
+                ) -> tuple[str, list]:
+    "Which definition and printing convention gives the paper's number ('' for none), and every one tried, in words."
+    d = _printed_decimals(paper) if decimals is None else decimals
+    near = lambda x: abs(x - paper) <= 1e-9 * max(1.0, abs(paper))
+    rules = {f"within {tolerance:g}": lambda v: abs(v - paper) <= tolerance + 1e-12,
+             f"rounded to {d} decimals": lambda v: near(round(v, d)),
+             f"truncated to {d} decimals": lambda v: near(np.trunc(v * 10 ** d + np.sign(v) * 1e-9) / 10 ** d)}
+    tried = []
+    for name, v in {"as computed here": here, **(definitions or {})}.items():
+        hit = [r for r, f in rules.items() if f(float(v))]
+        if hit: return f"{name} ({float(v):.6g}) {hit[0]} gives the paper's {paper:g}", tried
+        tried.append(f"{name} ({float(v):.6g})")
+    return "", tried
 
 # %% ../nbs/02b_claims.ipynb #c8c4f41f
 @patch
@@ -687,15 +911,28 @@ def data(self: Claims,
          tolerance: float = 0.0, # the stated rounding: |here - paper| <= tolerance holds
          statistic: str = "", # the numbers behind a bool, in words
          computed_by: str | None = None,
+         decimals: int | None = None, # the paper's printed decimals; None: as `paper` prints
+         definitions: dict | None = None, # {name: value}: the official code's definitions, the other label column
+         tried: str = "", # a bool: the definitions and printing conventions tried, in words
         ) -> dict:
-    "Decide a data-only claim: exact, or within the stated rounding; no test, no model."
+    "Decide a data-only claim: contradicted only after every definition and printing convention was tried."
     if c.unit != "data": raise ValueError(f"claim {c.key!r} has unit {c.unit!r}, not 'data'")
-    if isinstance(here, (bool, np.bool_)): ok, a, b = bool(here), np.nan, np.nan
+    untried = ("not contradicted: the official code's definitions and the label column that groups it were not "
+               "tried (declare them)")
+    if isinstance(here, (bool, np.bool_)):
+        ok, a, b, how = bool(here), np.nan, np.nan, ""
+        v = "supported" if ok else "contradicted" if tried else "inconclusive (tie)"
+        why = [statistic, "" if ok else f"tried: {tried}" if tried else untried]
     else:
         if paper is None: raise ValueError(f"claim {c.key!r}: a number needs the paper's value to compare with")
-        ok, a, b = abs(float(here) - float(paper)) <= tolerance, float(here), float(paper)
+        a, b = float(here), float(paper)
+        how, tried_ = _conventions(a, b, tolerance, decimals, definitions)
+        v = "supported" if how else "contradicted" if definitions is not None else "inconclusive (tie)"
+        conv = f"within {tolerance:g}, rounded and truncated to the paper's decimals"
+        why = [statistic, how if a != b else "", "" if how else f"tried: {'; '.join(tried_)}, each {conv}"
+               + ("" if definitions is not None else f"; {untried}")]
     test = "exact" if tolerance == 0 else f"within {tolerance:g}"
-    return self._add(c, "supported" if ok else "contradicted", statistic, None, computed_by, n="the data", test=test,
+    return self._add(c, v, "; ".join(x for x in why if x), None, computed_by, n="the data", test=test,
                      A=a, B=b, **{"estimate (A - B)": a - b})
 
 # %% ../nbs/02b_claims.ipynb #b3f84b64
@@ -716,22 +953,28 @@ def statistic(self: Claims,
     if not test: raise ValueError(f"claim {c.key!r}: say which test gave the p-value")
     ev = Evidence(n, test, np.nan, np.nan, float(estimate), float(low), float(high), float(p),
                   p_equivalent=p_equivalent)
-    v = verdict(c.expect, ev.estimate, ev.p, p_equivalent if c.margin is not None else None, c.margin)
-    return self._add(c, v, _no_margin(c, v), ev, computed_by)
+    v, why = _decide(c, ev, pd.DataFrame(columns=["side", "seed index", "estimate"]), pd.DataFrame)
+    return self._add(c, v, "; ".join(x for x in why if x), ev, computed_by)
 
 # %% ../nbs/02b_claims.ipynb #c0c1d2e4
 # a conclusion's verdict is its weakest part's, in this order (supported only if every part is)
 CONCLUSION_ORDER = ("contradicted", "opposite direction, inconclusive", "inconclusive (tie)",
-                    "same direction, inconclusive", "not comparable here", "not testable here", "supported")
+                    "same direction, inconclusive", "not comparable here", "not run here", "not testable here",
+                    "supported")
 
 def by_conclusion(table: pd.DataFrame, # a claims table in today's columns (`upgrade_claims`)
                  ) -> pd.DataFrame:
-    "One row per kind, paper, setting and conclusion, with its weakest part's verdict and how many rows it has."
+    "One row per paper and conclusion (a quote is one), at its weakest part's verdict, kind and setting, whatever"
+    " settings its parts span; a conclusion with an amended part counts as exploratory."
     rank = {v: i for i, v in enumerate(CONCLUSION_ORDER)}
-    g = table.assign(_r=table["verdict"].map(rank)).groupby(["kind", "paper", "setting", "conclusion"], sort=False)
-    out = g.agg(_r=("_r", "min"), rows=("verdict", "size")).reset_index()
-    return out.assign(verdict=[CONCLUSION_ORDER[r] for r in out.pop("_r")])
-
+    t = table.reset_index(drop=True); t = t.assign(_g=conclusion_groups(t), _r=t["verdict"].map(rank))
+    out = []
+    for (p, g), x in t.groupby(["paper", "_g"], sort=False):
+        w = x.loc[x["_r"].idxmin()]
+        kind = "exploratory" if (x["kind"] == "exploratory").any() else w["kind"]
+        out.append({"kind": kind, "paper": p, "setting": w["setting"], "conclusion": g, "rows": len(x),
+                    "verdict": w["verdict"]})
+    return pd.DataFrame(out, columns=["kind", "paper", "setting", "conclusion", "rows", "verdict"])
 
 # %% ../nbs/02b_claims.ipynb #e587ea7a
 def verdict_counts(table: pd.DataFrame, # a claims table (CLAIM_COLUMNS)
@@ -774,7 +1017,8 @@ def verdict_figure(table: pd.DataFrame, # one or more claims tables (today's col
     import matplotlib.pyplot as plt
     ct = count_table(table)
     ct = ct[ct.index.get_level_values("kind") == KINDS[0]].drop(columns="claims")
-    colours = dict(zip(VERDICTS, ["#2e8b57", "#9acd32", "#d8d27a", "#f0a830", "#d9534f", "#8e7cc3", "#b0b0b0"]))
+    colours = dict(zip(VERDICTS, ["#2e8b57", "#9acd32", "#d8d27a", "#f0a830", "#d9534f", "#8e7cc3", "#d0d0d0",
+                                   "#b0b0b0"]))
     labels = [f"{p}\n({s})" for _, p, s in ct.index]
     fig, ax = plt.subplots(figsize=(8, 0.55 * len(ct) + 1.2))
     left = np.zeros(len(ct))

@@ -1,0 +1,229 @@
+"""The claims rules that leave no choice after the results, each checked on a case built from a committed row, and the
+committed declarations against their own history (an amendment no record names fails).
+
+Each rule's test fails on the library as it stood before the rules (f14c551): run them on that tree with
+`git worktree add /tmp/wt-f14 f14c551 && PYTHONPATH=/tmp/wt-f14 .venv/bin/pytest -q tests/test_claims_rules.py -k rule`."""
+import json, subprocess
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from nlicompendium import claims as C
+from nlicompendium.claims import Claim, Claims
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_library_under_test():
+    "Which tree's library these tests run on (PYTHONPATH may point at an older one)."
+    print(C.__file__)
+    assert Path(C.__file__).name == "claims.py"
+
+
+def test_rule_a_a_conclusion_counts_once_across_settings_and_a_quote_is_one():
+    "CB's cbow_poor spans settings; TaxiNLI's §4.2 sentence was split into conclusions of its own."
+    t = pd.DataFrame({"kind": "paper's claim", "paper": ["CB"] * 3 + ["TaxiNLI"] * 3,
+                      "setting": [C.SETTINGS["substitute data"], C.SETTINGS["substitute model"],
+                                  C.SETTINGS["substitute data"]] + [C.SETTINGS["re-analysis"]] * 3,
+                      "conclusion": ["cbow_poor"] * 3 + ["lr_syntactic", "lr_negation", "lr_spatial"],
+                      "quote": ["CBOW performs poorly"] * 3 + ["the presence of syntactic ... indicators"] * 3,
+                      "verdict": ["supported", "supported", "same direction, inconclusive"] * 2})
+    bc = C.by_conclusion(t)
+    assert bc.rows.tolist() == [3, 3], bc
+    assert bc.verdict.tolist() == ["same direction, inconclusive"] * 2
+
+
+def test_rule_a_committed_cb_counts_its_conclusions_once():
+    "CB's committed rows hold 26 conclusion ids; the count showed 30 (one per setting a conclusion spans)."
+    t = pd.read_csv(ROOT / "tables" / "cb" / "claims.csv")
+    assert len(C.by_conclusion(t)) <= t.conclusion.nunique() == 26
+
+
+def _lr_ledger():
+    "TaxiNLI's seven §4.2 coefficients as committed (one quote), each a part of one conclusion."
+    est = {"syntactic": .2345, "negation": .8107, "spatial": .1856, "conditional": -.2841, "relational": -.0221,
+           "causal": -.2896, "coreference": -.2027}
+    ps = {"syntactic": .00302, "negation": 6.2e-14, "spatial": .325, "conditional": .212, "relational": .882,
+          "causal": 6.6e-5, "coreference": .0446}
+    se = {"syntactic": .0790, "negation": .1080, "spatial": .1887, "conditional": .2274, "relational": .1491,
+          "causal": .0726, "coreference": .1009}
+    led = Claims("TaxiNLI", "released predictions")
+    for k in est:
+        ex = "greater" if k in ("syntactic", "negation", "spatial") else "less"
+        led.statistic(Claim(k, f"{k} predicts", "§4.2", "-", k, "0", "LR coefficient", ex, unit="examples",
+                            quote="the presence of syntactic, negation ... indicators", conclusion=f"lr_{k}"),
+                      est[k], ps[k], est[k] - 1.96 * se[k], est[k] + 1.96 * se[k], test="logistic regression")
+    return led.table().set_index("key")
+
+
+def test_rule_b_parts_of_one_sentence_are_corrected_within_their_family():
+    "Holm over the seven coefficients (statsmodels): coreference, p = 0.045, is not significant among them."
+    from statsmodels.stats.multitest import multipletests
+    t = _lr_ledger()
+    assert t.verdict["coreference"] != "supported", t.verdict["coreference"]
+    assert t.verdict["causal"] == t.verdict["negation"] == "supported"
+    holm = multipletests([.00302, 6.2e-14, .325, .212, .882, 6.6e-5, .0446], method="holm")[1][-1]
+    assert f"adjusted p = {holm:.3g}" in t.reason["coreference"]
+
+
+def test_rule_b_against_the_others_is_corrected_over_the_declared_set():
+    "TaxiNLI's syntactic gain tested against the largest of 13 other gains: its family is the 13 (p 0.016 x 13)."
+    led = Claims("TaxiNLI", "released predictions")
+    led.statistic(Claim("gain_syntactic", "syntactic gains more than the others", "§4.1", "-", "syntactic", "spatial",
+                        "gain", unit="examples", family="others", family_size=13),
+                  -0.0962, 0.01615, -0.1743, -0.0180, test="Welch t-test over pairs")
+    assert led.table().verdict[0] == "opposite direction, inconclusive"
+
+
+def test_rule_c_a_margin_is_decided_by_tost_alone():
+    "CB's Fig. 1 entailment row: 2.7 points apart, significant, far inside its margin of 10: equivalent."
+    a = [61.2, 62.0, 60.7, 61.5, 62.3]; b = [64.3, 64.4, 64.1, 64.6, 63.9]  # A - B = -2.7, Welch p << 0.05
+    led = Claims("CB", "model X", aso_iterations=0)
+    r = led.seeds(Claim("fig1_entailment", "CB only is like the Heuristics", "§4", "-", "CB only", "Heuristics",
+                        expect="equal", margin=10.0), a, b)
+    assert r["p"] < 0.05 and r["TOST p"] < 0.05 and r["verdict"] == "supported", (r["verdict"], r["reason"])
+
+
+def test_rule_c_without_a_margin_only_contradicted_or_undecided():
+    same = [0.50, 0.51, 0.49, 0.50, 0.505], [0.50, 0.495, 0.505, 0.49, 0.51]
+    r = Claims("P", "x", aso_iterations=0).seeds(Claim("nd", "no difference", "§5", "n.s.", "A", "B", expect="equal"),
+                                                  *same)
+    assert r["verdict"] == "inconclusive (tie)" and "only be contradicted or undecided" in r["reason"], r["verdict"]
+
+
+def test_rule_d_one_seed_out_guards_an_undecided_no_difference_claim():
+    "MSciNLI's 100% - 5% row as committed: per seed A - B -15.69, -3.60, +1.14, +2.11, +0.28 against a margin of 1."
+    full = np.array([77.5, 77.0, 76.8, 77.3, 77.1]); cut = full + np.array([-15.69, -3.60, 1.14, 2.11, 0.28])
+    r = Claims("MSciNLI", "x", aso_iterations=0).seeds(
+        Claim("minus_5pct", "no difference", "§4.3.1", "-", "100% - 5%", "100%", expect="equal", margin=1.0,
+              test="paired-t"), cut, full)
+    assert r["verdict"] == "inconclusive (tie)", (r["verdict"], r["reason"])
+
+
+def test_rule_d_one_seed_out_guards_a_verdict_over_examples():
+    "A significant difference over seeds and examples that one seed carries (CB's Yes-items: p = 0.13 without one)."
+    rx = np.random.default_rng(5); g = rx.integers(0, 3, 200)
+    pred = lambda q: np.where(rx.random(200) < q, g, (g + 1) % 3)
+    pa, pb = np.stack([pred(q) for q in (.75, .75, .75, .75, .98)]), np.stack([pred(.70) for _ in range(5)])
+    r = Claims("CB", "x", n_resamples=400).examples(Claim("k", "A beats B", "§4", "-", "A", "B", "accuracy",
+                                                          unit="seeds and examples"), g, pa, pb, 3)
+    assert r["p"] < 0.05 and r["verdict"] == "same direction, inconclusive", (r["verdict"], r["reason"])
+
+
+def test_rule_e_the_floor_is_the_higher_of_majority_and_uniform_chance():
+    "MSciNLI's 33% hard model: 15.57 macro F1 on a balanced 4-class test; majority class 10, uniform chance 25."
+    led = Claims("MSciNLI", "x", aso_iterations=0)
+    led.system("hard", 15.57, 10.0, "SciNLI test (macro F1, %)", chance=C.uniform_chance("macro F1", [1] * 4, 100))
+    r = led.seeds(Claim("amb_vs_hard", "ambiguous beats hard", "§4.3.1", "-", "amb", "hard"), [33.1, 32.0, 32.5],
+                  [15.1, 16.2, 15.4])
+    assert r["verdict"] == "not comparable here"
+    t = C.recheck(*C.load_evidence(ROOT / "tables" / "mscinli")).set_index("key")
+    assert t.verdict["ambiguous_vs_hard"] == t.verdict["hard_below_full"] == "not comparable here"
+
+
+def test_rule_f_a_direction_is_named_only_beyond_the_verify_tolerance():
+    "A - B = 0.02 with a 95% interval of half-width 0.033: --verify lets it move across 0, so no direction."
+    r = Claims("P", "x", aso_iterations=0).seeds(Claim("lean", "A beats B", "§5", "-", "A", "B"),
+                                                  [0.35, 0.36, 0.33], [0.33, 0.32, 0.33])
+    assert r["verdict"] == "inconclusive (tie)", r["verdict"]
+
+
+def test_rule_f_the_tolerance_is_the_one_verify_applies():
+    from nlicompendium.cli import compare_claims
+    t = pd.DataFrame({"key": ["k", "d"], "unit": ["seeds", "data"], "verdict": "x", "estimate (A - B)": [0.1, 3.0],
+                      "CI low": [-0.03, np.nan], "CI high": [0.01, np.nan]})
+    tol = compare_claims(t, t).tolerance.tolist()
+    assert tol[0] == pytest.approx(C.verify_tolerance(-0.03, 0.01)) and tol[1] == C.verify_tolerance(0, 0, "data")
+
+
+def test_rule_g_repeats_of_an_example_across_seeds_are_not_independent():
+    "Seeds that disagree (A +10 on three, -8 on two): 5 x 1,000 flattened pairs give a tiny p; seeds kept apart, no."
+    from nlicompendium.stats import cochrans_q
+    rg = np.random.default_rng(7); g = rg.integers(0, 3, 1000)
+    acc = lambda q: np.where(rg.random(1000) < q, g, (g + 1) % 3)
+    pa, pb = np.stack([acc(q) for q in (.8, .8, .8, .62, .62)]), np.stack([acc(.7) for _ in range(5)])
+    flat = cochrans_q(np.column_stack([(pa == g).ravel(), (pb == g).ravel()])).pvalue
+    e = C.over_examples(g, pa, pb, test="cochran", n_resamples=500)
+    assert flat < 0.05 < e.p and e.low < 0 < e.high, (flat, e.p)
+
+
+def test_rule_h_a_data_statistic_is_contradicted_only_after_definitions_and_conventions():
+    led = Claims("P", "data only")
+    d = lambda k: Claim(k, "56.3%", "Table 2", "56.3", "share", "paper", "", "holds", "data")
+    assert led.data(d("trunc"), 56.38, 56.3)["verdict"] == "supported"  # the paper truncates
+    r = led.data(d("undeclared"), 56.4, 56.3, 0.05)
+    assert r["verdict"] != "contradicted", r["verdict"]  # the official definitions were not tried
+    r = led.data(d("tried"), 56.4, 56.3, 0.05, definitions={"the official code's denominator": 56.5})
+    assert r["verdict"] == "contradicted" and "the official code's denominator (56.5)" in r["reason"]
+    assert "rounded and truncated" in r["reason"]
+
+
+def test_rule_i_an_amendment_keeps_the_verdict_declared_before():
+    "CB's Fig. 1 margin, 12.8 before, 10 after the gaps were printed: 12.8's verdict stands, counted as exploratory."
+    am = ({"field": "margin", "before": 12.8, "reason": "set after a read printed the gaps", "date": "2026-11-26"},)
+    a, b = [70.5, 71.0, 70.8, 71.2, 70.6], [60.0, 59.6, 60.3, 59.8, 60.1]  # 11 apart: inside 12.8, outside 10
+    led = Claims("CB", "x", aso_iterations=0)
+    r = led.seeds(Claim("fig1", "like", "§4", "-", "A", "B", expect="equal", margin=10.0, amendments=am), a, b)
+    assert (r["verdict"], r["kind"]) == ("supported", "exploratory") and "margin 12.8 -> 10.0" in r["reason"]
+    assert C.count_table(led.table()).index.get_level_values("kind").tolist() == ["exploratory"]
+
+
+DECLARED = ("margin", "expect", "family", "family_size", "needs", "unit", "test")  # what an amendment records
+DEFAULTS = {"family": "", "family_size": 0, "needs": []}
+
+
+def _history(job: str) -> list[tuple[str, dict]]:
+    "Every committed version of a job's declarations, oldest first: (commit, declarations)."
+    path = f"tables/{job}/claims_declarations.json"
+    revs = subprocess.run(["git", "log", "--format=%h", "--reverse", "--", path], cwd=ROOT, capture_output=True,
+                          text=True).stdout.split()
+    out = []
+    for r in revs:
+        p = subprocess.run(["git", "show", f"{r}:{path}"], cwd=ROOT, capture_output=True, text=True)
+        if p.returncode == 0: out.append((r, json.loads(p.stdout)))
+    return out
+
+
+def _decided(decl: dict) -> dict:
+    "key -> its claim's declaration, for every claim decided on evidence (not 'untestable')."
+    return {c["args"]["c"]["claim"]["key"]: c["args"]["c"]["claim"] for L in decl["ledgers"] for c in L["calls"]
+            if c["method"] not in ("system", "untestable", "not_run")}
+
+
+JOBS = sorted(p.parent.name for p in (ROOT / "tables").glob("*/claims_declarations.json"))
+
+
+@pytest.mark.parametrize("job", JOBS)
+def test_declarations_changed_after_their_evidence_are_recorded_amendments(job):
+    """A margin, family, direction or test that differs from any committed declaration made when the claim already had
+    evidence is named by an amendment of today's declaration (its field and the value before)."""
+    if not (ROOT / ".git").exists(): pytest.skip("no git history here")
+    now = _decided(json.loads((ROOT / "tables" / job / "claims_declarations.json").read_text()))
+    missing = []
+    for rev, decl in _history(job):
+        for key, old in _decided(decl).items():
+            if key not in now: continue
+            recorded = {(a["field"], json.dumps(a["before"])) for a in now[key].get("amendments", [])}
+            for f in DECLARED:
+                was, is_ = old.get(f, DEFAULTS.get(f)), now[key].get(f, DEFAULTS.get(f))
+                if was != is_ and (f, json.dumps(was)) not in recorded: missing.append((rev, key, f, was, is_))
+    assert not missing, f"changed after their evidence existed, with no amendment recorded: {missing}"
+
+
+def test_an_unrecorded_amendment_fails(tmp_path):
+    "The check above, on a declaration whose margin moved with no record: it is caught."
+    old = {"ledgers": [{"calls": [{"method": "seeds", "args": {"c": {"claim": {"key": "k", "margin": 12.8}}}}]}]}
+    new = {"ledgers": [{"calls": [{"method": "seeds", "args": {"c": {"claim": {"key": "k", "margin": 10.0}}}}]}]}
+    was, is_ = _decided(old)["k"], _decided(new)["k"]
+    assert [f for f in DECLARED if was.get(f) != is_.get(f)] == ["margin"]
+
+
+def test_every_committed_row_says_its_kind_of_evidence_first():
+    for p in sorted((ROOT / "tables").glob("*/claims.csv")):
+        t = pd.read_csv(p)
+        assert t.columns[0] == "evidence" and set(t.evidence) <= set(C.EVIDENCE.values()), p
+        ran = ~t.evidence.isin([C.EVIDENCE["not run"], C.EVIDENCE["not testable"]])
+        assert t["computed by"][~ran].isna().all(), p  # a row that did not run has no 'computed by'
+        assert (C.evidence_kind(t.drop(columns="evidence")) == t.evidence).all(), p  # derivable from the row
