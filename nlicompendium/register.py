@@ -162,7 +162,8 @@ def _group_comparisons(part: dict, # a part with test 'groups' or 'binomial'
             continue
         ia, ib = np.asarray(g[part["a"]], bool), np.asarray(g[b], bool)
         ia, ib = ia & ~ib, ib & ~ia
-        if min(ia.sum(), ib.sum()) < low_n: small.append(f"{b} ({int(ib.sum())})"); continue
+        if min(ia.sum(), ib.sum()) < low_n:
+            small.append(f"{part['a']} {int(ia.sum())} against {b} {int(ib.sum())}"); continue
         r = sps.ttest_ind(v[ia], v[ib], equal_var=False); lo, hi = r.confidence_interval(0.95)
         comps.append({"label": b, "estimate": float(v[ia].mean() - v[ib].mean()), "p": float(r.pvalue),
                       "raw p": float(r.pvalue), "low": float(lo), "high": float(hi), "n": int(ia.sum() + ib.sum())})
