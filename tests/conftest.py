@@ -131,6 +131,7 @@ COSTLIEST_FIRST = [
     "test_gpu_check.py",                                   # ~12 s
     "test_run_lock.py",                                    # ~11 s
     "test_budget.py", "test_project.py", "test_recheck.py", "test_progress.py", "test_real_data.py",  # ~5-8 s each
+    "test_claims_rules.py",                                # ~5 s
     "test_gpu_path.py", "test_official_layouts.py", "test_bad_input.py",  # ~4 s, ~1 s, under 1 s
 ]
 
