@@ -425,7 +425,7 @@ def write_scorecard(root: str | Path | None = None, # project root (reads tables
     return write(root)
 
 def scorecard_cli(argv=None):
-    "Rewrite the scorecard, the studies' evidence pages and the forest plot from the committed tables/*/claims.csv."
+    "Rewrite the scorecard, the studies' evidence pages and the forest plot from the committed claims tables."
     ap = argparse.ArgumentParser(prog="nlic_scorecard", description=scorecard_cli.__doc__)
     ap.add_argument("--root", default=None, help="project root (default: this checkout)")
     out = write_scorecard(ap.parse_args(argv).root)

@@ -14,8 +14,8 @@ from .core import Results, atomic_write, project_root
 # %% auto #0
 __all__ = ['GROUPS', 'MODEL_RESULTS', 'COLOURS', 'SHORT', 'PROTOCOL_COLUMNS', 'FIGURE', 'APART', 'HEADLINE_MARKS',
            'evidence_group', 'row_groups', 'conclusions', 'paper_values', 'on_points', 'forest_rows', 'forest_figure',
-           'cut', 'words', 'note', 'sides', 'verdict_words', 'summary_table', 'papers', 'headline', 'label', 'anchor',
-           'evidence_page', 'cpu_words', 'committed_claims', 'page', 'fill_marks', 'write']
+           'cut', 'words', 'note', 'sides', 'verdict_words', 'summary_table', 'papers', 'headline', 'label', 'html_id',
+           'anchor', 'evidence_page', 'cpu_words', 'committed_claims', 'page', 'fill_marks', 'write']
 
 # %% ../nbs/02e_scorecard.ipynb #1bec4606
 GROUPS = {"data": "released data", "re-analysis": "re-analyses", "paper": "paper's data and model",
@@ -208,7 +208,7 @@ def summary_table(con: pd.DataFrame, # `conclusions` of the papers' claims (cont
                  ) -> str:
     "A Markdown table: a row per paper, a column per group of evidence present, each cell its count and verdicts."
     groups = [g for g in GROUPS if g in set(con.evidence)]
-    head = ["paper", "conclusions"] + [GROUPS[g] for g in groups]
+    head = ["paper", "all"] + [GROUPS[g] for g in groups]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for paper, g in con.groupby("paper", sort=False):
         cells = []
@@ -252,6 +252,10 @@ def headline(con: pd.DataFrame, # `conclusions` of the papers' claims (controls 
 def label(c: dict) -> str:
     "A conclusion's name on the page: its group's (`row_groups`), the first of its rows' conclusions."
     return str(c["group"]).split("\x1f")[-1]
+
+def html_id(key: str) -> str:
+    "The id the docs site (docutils) gives the heading `key`: lower case, each run of other characters one '-'."
+    return re.sub(r"^[-0-9]+|-+$", "", re.sub(r"[^a-z0-9]+", "-", str(key).lower()))
 
 def anchor(key: str) -> str:
     "The anchor GitHub and the docs give the heading `key` (lower case, spaces to '-', other punctuation dropped)."
@@ -339,6 +343,7 @@ def _rows(con: pd.DataFrame, html: bool, paper_col: bool = False) -> list[str]:
     for i, c in enumerate(con.to_dict("records"), 1):
         sec = cut(re.split(r",|;", str(c["where"]))[0], 24)
         cells = ([cut(c["paper"].split(" (")[0], 20)] if paper_col else []) + [
+            f'<a href="{c["job"]}/evidence.html#{html_id(label(c))}">{i}</a>' if html else
             f"[{i}]({c['job']}/evidence.md#{anchor(label(c))})", cut(c["quote"], 72), sec,
             GROUPS[c["evidence"]], _vtag(c["verdict"], html, SHORT.get(c["verdict"], c["verdict"])),
             cut(sides(c), 52), note(c)]
@@ -378,7 +383,7 @@ def page(root: str | Path | None = None, # project root (reads tables/*/claims.c
                   + ".\n", "\n".join(_rows(g, html)) + "\n"]
     for k, (title, lead) in APART.items():
         n = con[con.kind == k]
-        if len(n): parts += [f"# {title}\n", lead + "\n", "\n".join(_rows(n, html, paper_col=True)) + "\n"]
+        if len(n): parts += [f"## {title}\n", lead + "\n", "\n".join(_rows(n, html, paper_col=True)) + "\n"]
     return "\n".join(parts)
 
 # %% ../nbs/02e_scorecard.ipynb #64ec829f
@@ -409,7 +414,7 @@ def write(root: str | Path | None = None, # project root: reads tables/*/claims.
     for job, rows in every.groupby("job", sort=False):
         con = conclusions(rows, kind); r0 = rows.iloc[0]
         prov = f" (profile {r0.profile}, commit {r0.commit or 'not recorded'}, CPU: {r0.cpu})" + (
-            "; the deviations that qualify its numbers: [deviations.md](deviations.md)"
+            f"; the deviations that qualify its numbers: `tables/{job}/deviations.md`"
             if (root / "tables" / job / "deviations.md").is_file() else "")
         rows = rows.assign(evidence=[evidence_group(k) for k in (kind or C.evidence_kind)(rows)])
         with atomic_write(root / "tables" / job / "evidence.md") as f: f.write(evidence_page(job, rows, con, prov))

@@ -26,14 +26,15 @@ def test_counts_are_the_tables_conclusions(root, built):
     here = {p.parent.name for p in (root / "tables").glob("*/claims.csv")}
     tabs = pd.concat([upgrade_claims(pd.read_csv(p)) for p in sorted((root / "tables").glob("*/claims.csv"))
                       if not (p.parent.name in PROTOCOL_COLUMNS and PROTOCOL_COLUMNS[p.parent.name][0] in here)])
-    papers = tabs[tabs.kind != "control"]
-    want = by_conclusion(papers).groupby("paper", sort=False).size()
-    summary = built.split("\n\n| paper | conclusions |", 1)[1].split("\n\n", 1)[0]
+    from nlicompendium.scorecard import APART  # controls and exploratory conclusions: counted apart
+    bc = by_conclusion(tabs)
+    want = bc[~bc.kind.isin(APART)].groupby("paper", sort=False).size()
+    summary = built.split("\n\n| paper | all |", 1)[1].split("\n\n", 1)[0]
     got = {ln.split(" | ")[0].strip("| "): int(ln.split(" | ")[1]) for ln in summary.splitlines()[2:]}
     assert got == {p.split(" (")[0]: int(n) for p, n in want.items()}, (got, want)
     # the rows: one per conclusion under each paper's heading
     for paper, n in want.items():
-        block = built.split(f"\n## {paper}\n", 1)[1].split("\n## ", 1)[0].split("\n# ", 1)[0]
+        block = built.split(f"\n## {paper}\n", 1)[1].split("\n## ", 1)[0]
         assert len(re.findall(r"^\| \[\d+\]\(", block, flags=re.M)) == n, paper
 
 
@@ -55,7 +56,7 @@ def test_rows_link_to_evidence_and_stay_short(root, built):
 
 def test_controls_once_and_apart(built):
     "A control appears in the controls' section only, once."
-    head, _, ctl = built.partition("\n# Controls the papers did not run\n")
+    head, _, ctl = built.partition("\n## Controls the papers did not run\n")
     assert ctl, "no controls section"
     for job, a in re.findall(r"\]\(([\w.-]+)/evidence\.md#([^)]+)\)", ctl):
         assert built.count(f"]({job}/evidence.md#{a})") == 1, a
