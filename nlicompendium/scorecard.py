@@ -153,7 +153,8 @@ def words(s, # text
 # %% ../nbs/02e_scorecard.ipynb #0f87d698
 def _first_clause(reason) -> str:
     s = "" if pd.isna(reason) else str(reason)
-    return re.split(r"; |: |\. (?=[A-Z])|\s\(", s, maxsplit=1)[0].strip()
+    while (t := re.sub(r"\s*\([^()]*\)", "", s)) != s: s = t  # parentheses out, the innermost first
+    return re.split(r"; |: |\. (?=[A-Z])", s, maxsplit=1)[0].strip()
 
 def note(r: dict, # one conclusion (a row of `conclusions`)
         ) -> str:
@@ -168,6 +169,8 @@ def note(r: dict, # one conclusion (a row of `conclusions`)
     if clause: return words(clause + tail)
     g = lambda v: f"{v:,.7g}" if isinstance(v, (int, float)) and pd.notna(v) else str(v)
     if pd.notna(est): return words(f"the released files give {g(r.get('A'))}, the paper {g(r.get('B'))}{tail}")
+    here = re.search(r"(?:^|; )here:? (.+)", "" if pd.isna(r.get("level")) else str(r["level"]))
+    if here: return words(f"here {_first_clause(here[1])}{tail}")
     return words(f"{r['verdict']}{tail}")
 
 # %% ../nbs/02e_scorecard.ipynb #a58aa89d
@@ -179,8 +182,9 @@ def sides(r: dict, # one conclusion (a row of `conclusions`)
     m = re.match(r"paper:? ([^;(]*)", lv)
     pap = cut(m[1].strip(" ,") if m else r.get("paper's numbers", ""), 26)
     if r["verdict"] in ("not testable here", "not run here"): return f"paper {pap}"
+    more = re.search(r"(?:^|; )here:? ([^;]+)", lv)
     ours = f"{here[-1][0]} vs {here[-1][1]}" if here else (f"{r['A']:,.7g}" if isinstance(r.get("A"), float)
-                                                          and pd.notna(r["A"]) else "")
+                                                          and pd.notna(r["A"]) else cut(more[1], 24) if more else "")
     return f"paper {pap}; ours {ours}" if ours else f"paper {pap}"
 
 # %% ../nbs/02e_scorecard.ipynb #a4d24c21
