@@ -404,7 +404,7 @@ def verify(jobs: list[str] | None = None, # job names (default: all)
     return ok, claims, pd.concat(tables, ignore_index=True)
 
 # %% ../nbs/90_cli.ipynb #148d4ae1
-from .scorecard import PROTOCOL_COLUMNS, committed_claims, cpu_words  # the page: nbs/02e_scorecard
+from .scorecard import PROTOCOL_COLUMNS  # noqa: E402 (the page: nbs/02e_scorecard)
 
 def scorecard(root: str | Path | None = None, # project root (reads tables/*/claims.csv)
               html: bool = False, # verdicts as coloured HTML spans (the docs site) instead of plain text (GitHub)
@@ -416,7 +416,7 @@ def scorecard(root: str | Path | None = None, # project root (reads tables/*/cla
     return page(root, html=html, figure=figure, columns=columns)
 
 # %% ../nbs/90_cli.ipynb #952b99a4
-from .scorecard import FIGURE as SCORECARD_FIGURE  # the forest plot, under the project root
+from .scorecard import FIGURE as SCORECARD_FIGURE  # noqa: E402 (the forest plot, from the root)
 
 def write_scorecard(root: str | Path | None = None, # project root (reads tables/*/claims.csv)
                    ) -> Path:

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
-from .claims import ALPHA, EVIDENCE, EXPECTATIONS, Claim, Claims, quote_in_paper
+from .claims import EVIDENCE, EXPECTATIONS, Claim, Claims, quote_in_paper
 
 # %% auto #0
 __all__ = ['TESTS', 'FAMILY_TESTS', 'MODES', 'CONCLUSION_FIELDS', 'PART_FIELDS', 'AMENDMENT_FIELDS', 'AMENDABLE', 'SETTING_OF',
@@ -102,7 +102,7 @@ def load_register(path, # a register file (`register_path`)
             _need(p["key"] not in seen, where, f"part key {p['key']!r} repeats"); seen.add(p["key"])
     reg["_file"] = path.name
     keys = [c["key"] for c in reg["conclusions"]]
-    _need(len(set(keys)) == len(keys), str(path), 
+    _need(len(set(keys)) == len(keys), str(path),
           f"conclusion keys repeat: {sorted({k for k in keys if keys.count(k) > 1})}")
     return reg
 
