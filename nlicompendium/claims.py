@@ -579,6 +579,11 @@ def evidence_kind(table: pd.DataFrame, # a claims table, with or without its 'ev
     return given.where(given.notna() & (given.astype(str) != ""), derived).rename("evidence")
 
 # %% ../nbs/02b_claims.ipynb #decide01
+def _machine_free(c: Claim) -> bool:
+    "True where no model ran on this machine (released data, released predictions): its numbers cannot drift."
+    if c.unit == "data" or c.evidence in ("data", "re-analysis"): return True
+    return not c.evidence and c.setting in (SETTINGS["re-analysis"], SETTINGS["paper"])  # the gpu profile declares
+
 def _side(c: Claim, x: float):
     "Which side x lies on: of 0 for a directional claim, of the margin for a no-difference claim with one."
     return bool(abs(x) <= c.margin) if c.expect == "equal" and c.margin is not None else float(np.sign(x))
@@ -601,7 +606,7 @@ def _decide(c: Claim, # the claim
            ) -> tuple[str, list]:
     "The verdict and its reasons: the one-seed-out rule guards every verdict that names a direction."
     m = c.margin if c.expect == "equal" else None
-    tol = verify_tolerance(ev.low, ev.high)
+    tol = 0.0 if _machine_free(c) else verify_tolerance(ev.low, ev.high)
     moved = loo[[_side(c, x) != _side(c, ev.estimate) for x in loo.estimate]] if len(loo) else loo
     settled = not len(moved) and (m is not None or ev.sign_settled is not False)
     v = verdict(c.expect, ev.estimate, ev.p, ev.p_equivalent, m, settled=settled, tolerance=tol, low=ev.low,
@@ -659,7 +664,8 @@ def holm_families(t: pd.DataFrame, # a ledger's rows (`Claims.table`)
         for i, pa in zip(rows, adj):
             c, ev = decided[t.key[i]]; note = f"Holm within the family '{f}' ({size} tests): adjusted p = {pa:.3g}"
             if t.verdict[i] in ("supported", "contradicted") and pa >= alpha:
-                tol, m = verify_tolerance(ev.low, ev.high), c.margin if c.expect == "equal" else None
+                tol = 0.0 if _machine_free(c) else verify_tolerance(ev.low, ev.high)
+                m = c.margin if c.expect == "equal" else None
                 t.at[i, "verdict"] = verdict(c.expect, ev.estimate, 1.0, None, m, settled=ev.sign_settled is not False,
                                              tolerance=tol)
                 note += f" >= {alpha}: not significant in its family"
