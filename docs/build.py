@@ -125,8 +125,7 @@ def generate(gen: Path):
     toc = lambda title, items, hidden=False: (f"```{{toctree}}\n:caption: {title}\n:maxdepth: 1\n" + (":hidden:\n" if hidden else "")
                                               + "\n" + "\n".join(items) + "\n```\n")
     studies = [f"results/{d.name}" for d in runs] + [f"nbs/{p.stem}" for p in papers]  # as they ran, then their source
-    (gen / "index.md").write_text(site_readme(gen) + "\n" + toc("Studies", studies) + toc("Scorecard", ["tables/SCORECARD"])
-                                  + (toc("Evidence", [f"tables/{j}/evidence" for j in evidence], hidden=True) if evidence else "")
+    (gen / "index.md").write_text(site_readme(gen) + "\n" + toc("Studies", studies) + toc("Scorecard", ["tables/SCORECARD"] + [f"tables/{j}/evidence" for j in evidence])
                                   + toc("How-to", howtos) + toc("API", [f"nbs/{p.stem}" for p in lib] + [f"api/{m}" for m in mods])
                                   + toc("Cite", ["citation"]))
 

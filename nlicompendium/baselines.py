@@ -99,7 +99,8 @@ def cbow_classifier(kind: str = "svm", # 'svm' (linear SVM) or 'softmax' (multin
 
 # %% ../nbs/03a_baselines.ipynb #31689044
 def _cbow_seed(kinds, data, vectors, sd, names):
-    "One seed of `cbow_kinds`: its vectors and the splits' features once, then each classifier: kind -> row, pred, table."
+    "One seed of `cbow_kinds`: its vectors and the splits' features once, then each classifier"
+    " (kind -> row, pred, table)."
     import time
     from nlicompendium.stats import classification_report
     t0 = time.perf_counter()

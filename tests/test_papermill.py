@@ -73,8 +73,9 @@ class TestRoNLI:
         assert "table12_agreement_by_region" in m["outputs"] and len(m["params"]["baseline_rows"]) == 6
         cl = one_claims_schema(out_dir)  # smoke has one seed, so no claim over seeds is decided
         assert len(cl) >= 15
-        # one seed: what the claim needs (seeds) is not absent, only not run at this size, so "not run here"
-        assert cl.query("unit == 'seeds'").verdict.eq("not run here").all()
+        # one seed: what a claim over seeds needs is not run at this size ("not run here"), or absent offline
+        assert cl.query("unit == 'seeds'").verdict.isin(["not run here", "not testable here"]).all()
+        assert cl.query("unit == 'seeds'").verdict.eq("not run here").any()
         assert m["machine"]["torch_cpu_capability"] and m["machine"]["cpu"]
         assert pd.read_csv(out_dir / "variant_times.csv", index_col=0)["cached"].eq(False).all()
         # a second run with the same parameters resumes from the cache: no variant is trained again, same numbers

@@ -59,7 +59,8 @@ class TestRehearsalRoNLIAndCodeMixed:
         out, m = rehearse("15_codemixed.ipynb", data_dir=data, seeds=[0, 1])  # two seeds: a claim over seeds needs 2
         assert m["params"]["model"] == "mbert"
         cl = pd.read_csv(out / "claims.csv")
-        assert standin_said(cl["computed by"].iloc[0])
+        ran = cl["computed by"].dropna()  # a row that did not run names nothing that computed it
+        assert len(ran) and ran.map(standin_said).all()
         assert (cl.query("key == 'mbert_accuracy'").verdict != "not testable here").all()  # the fine-tuning half ran
 
 
