@@ -31,14 +31,15 @@ def register_path(name: str, # the register's name: 'taxinli' for registers/taxi
 
 # %% ../nbs/02d_register.ipynb #8988e1bb
 TESTS = {"exact": "data", "within": "data", "holds": "data", "mcnemar": "examples", "bootstrap": "examples",
-         "welch": "seeds", "groups": "examples", "binomial": "examples", "coefficient": "examples",
+         "welch": "seeds", "paired": "seeds", "groups": "examples", "binomial": "examples", "coefficient": "examples",
          "spearman": "examples", "none": "data"}  # a part's test and its unit of evidence (claims.UNITS)
 FAMILY_TESTS = ("groups", "binomial", "coefficient", "spearman")  # tests computed here: Holm within a family
 MODES = ("every", "any")  # a part of several comparisons holds if every one does, or if any one does
 CONCLUSION_FIELDS = {"key", "quote", "section", "evidence", "parts", "control"}
 PART_FIELDS = {"key", "reading", "a", "b", "under_test", "metric", "expect", "margin", "family", "family_size", "test",
                "against", "mode", "min_pairs", "value", "tolerance", "bounds", "paper", "level", "tried", "why",
-               "amendments", "evidence", "setting", "coefficients", "absolute", "decimals", "command"}
+               "amendments", "evidence", "setting", "coefficients", "absolute", "decimals", "command",
+               "needs", "unit"}  # needs: the systems whose floors gate it (default: under_test); unit: claims.UNITS
 AMENDMENT_FIELDS = {"field", "before", "after", "reason", "date"}
 AMENDABLE = ("margin", "tolerance", "paper", "decimals", "expect", "family", "family_size")  # the ledger re-decides
 
@@ -167,6 +168,10 @@ def _group_comparisons(part: dict, # a part with test 'groups' or 'binomial'
         r = sps.ttest_ind(v[ia], v[ib], equal_var=False); lo, hi = r.confidence_interval(0.95)
         comps.append({"label": b, "estimate": float(v[ia].mean() - v[ib].mean()), "p": float(r.pvalue),
                       "raw p": float(r.pvalue), "low": float(lo), "high": float(hi), "n": int(ia.sum() + ib.sum())})
+        if part.get("margin"):  # a no-difference part: TOST within the margin (statsmodels), Welch's variances
+            from statsmodels.stats.weightstats import ttost_ind
+            m_ = float(part["margin"])
+            comps[-1]["p_equivalent"] = float(ttost_ind(v[ia], v[ib], -m_, m_, usevar="unequal")[0])
     return comps, small
 
 # %% ../nbs/02d_register.ipynb #533fe1d7
@@ -246,16 +251,19 @@ def make_claim(reg: dict, # the register
               ) -> Claim:
     "The ledger's `Claim` for one part: its statement written from the register's reading and the run's facts."
     where = f"{reg.get('_file', reg['paper'])}, part {part['key']!r}"
-    kind, ut, unit = part.get("evidence", con["evidence"]), part.get("under_test"), TESTS[part["test"]]
+    kind, ut = part.get("evidence", con["evidence"]), part.get("under_test")
+    unit = part.get("unit") or TESTS[part["test"]]
     on = _on(reg, kind, ut, run)
     stmt = fill(part["reading"], facts, where) + (f" [{on}]" if on else "")
     setting = part.get("setting") or SETTING_OF.get(kind) or SETTING_OF.get(con["evidence"], "paper")
     expect = part.get("expect", "holds" if unit == "data" else "greater")
-    test = part["test"] if part["test"] in ("mcnemar", "bootstrap", "welch") else "exact" if unit == "data" else ""
+    test = {"paired": "paired-t"}.get(part["test"], part["test"] if part["test"] in ("mcnemar", "bootstrap", "welch")
+                                       else "exact" if unit == "data" else "")
+    needs = tuple(part["needs"]) if "needs" in part else (ut,) if ut else ()
     return Claim(part["key"], stmt, con["section"], fill(part["paper"], facts, where), str(part.get("a", "")),
                  str(part.get("b", "") or ", ".join(part.get("against") or part.get("coefficients") or ())),
                  part.get("metric", ""), expect, unit, test, part.get("margin"), con["quote"], setting,
-                 fill(part.get("level"), facts, where), bool(con.get("control")), (ut,) if ut else (),
+                 fill(part.get("level"), facts, where), bool(con.get("control")), needs,
                  conclusion=con["key"], evidence=kind, family=part.get("family") or "",
                  family_size=int(part.get("family_size") or 0),
                  amendments=tuple({k: str(v) if k == "date" else v for k, v in a.items()}
@@ -276,7 +284,7 @@ def _decide_part(led: Claims, c: Claim, part: dict, s: dict, fam, where: str) ->
                         decimals=part.get("decimals"), definitions=s.get("definitions"))
     if t in ("mcnemar", "bootstrap"):
         return led.examples(c, s["gold"], s["a"], s["b"], num_classes=s.get("num_classes"))
-    if t == "welch": return led.seeds(c, s["a"], s["b"])
+    if t in ("welch", "paired"): return led.seeds(c, s["a"], s["b"])
     comps, small = fam
     if not comps or not all(np.isfinite([x["estimate"], x["p"]]).all() for x in comps):
         return led.untestable(c, "too few groups here to decide it "
@@ -289,7 +297,7 @@ def _decide_part(led: Claims, c: Claim, part: dict, s: dict, fam, where: str) ->
                                  f"left out, under {part.get('min_pairs')} pairs: {', '.join(small)}" if small else "")
                      if x)
     n = f"{d['n']:,} {'categories' if t == 'spearman' else 'examples'}"
-    return led.statistic(c, d["estimate"], d["raw p"], d["low"], d["high"], n, test)
+    return led.statistic(c, d["estimate"], d["raw p"], d["low"], d["high"], n, test, p_equivalent=d.get("p_equivalent"))
 
 # %% ../nbs/02d_register.ipynb #e0a13b18
 def decide(led: Claims, # the study's ledger
