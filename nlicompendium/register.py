@@ -12,9 +12,9 @@ from scipy import stats as sps
 from .claims import EVIDENCE, EXPECTATIONS, Claim, Claims, quote_in_paper
 
 # %% auto #0
-__all__ = ['TESTS', 'FAMILY_TESTS', 'MODES', 'CONCLUSION_FIELDS', 'PART_FIELDS', 'AMENDMENT_FIELDS', 'AMENDABLE', 'SETTING_OF',
-           'register_path', 'RegisterError', 'load_register', 'part', 'holm', 'deciding', 'family_comparisons', 'fill',
-           'make_claim', 'decide']
+__all__ = ['TESTS', 'SEEDS_EXAMPLES', 'FAMILY_TESTS', 'MODES', 'CONCLUSION_FIELDS', 'PART_FIELDS', 'AMENDMENT_FIELDS',
+           'AMENDABLE', 'SETTING_OF', 'register_path', 'RegisterError', 'load_register', 'part', 'holm', 'deciding',
+           'family_comparisons', 'fill', 'make_claim', 'decide']
 
 # %% ../nbs/02d_register.ipynb #36f76e28
 def register_path(name: str, # the register's name: 'taxinli' for registers/taxinli.yaml
@@ -31,8 +31,10 @@ def register_path(name: str, # the register's name: 'taxinli' for registers/taxi
 
 # %% ../nbs/02d_register.ipynb #8988e1bb
 TESTS = {"exact": "data", "within": "data", "holds": "data", "mcnemar": "examples", "bootstrap": "examples",
-         "welch": "seeds", "paired": "seeds", "groups": "examples", "binomial": "examples", "coefficient": "examples",
+         "welch": "seeds", "paired": "seeds", "mann-whitney": "seeds", "cochran": "examples",
+         "groups": "examples", "binomial": "examples", "coefficient": "examples",
          "spearman": "examples", "none": "data"}  # a part's test and its unit of evidence (claims.UNITS)
+SEEDS_EXAMPLES = ("mcnemar", "bootstrap", "cochran", "welch", "mann-whitney")  # the ledger's own tests
 FAMILY_TESTS = ("groups", "binomial", "coefficient", "spearman")  # tests computed here: Holm within a family
 MODES = ("every", "any")  # a part of several comparisons holds if every one does, or if any one does
 CONCLUSION_FIELDS = {"key", "quote", "section", "evidence", "parts", "control"}
@@ -257,7 +259,7 @@ def make_claim(reg: dict, # the register
     stmt = fill(part["reading"], facts, where) + (f" [{on}]" if on else "")
     setting = part.get("setting") or SETTING_OF.get(kind) or SETTING_OF.get(con["evidence"], "paper")
     expect = part.get("expect", "holds" if unit == "data" else "greater")
-    test = {"paired": "paired-t"}.get(part["test"], part["test"] if part["test"] in ("mcnemar", "bootstrap", "welch")
+    test = {"paired": "paired-t"}.get(part["test"], part["test"] if part["test"] in SEEDS_EXAMPLES
                                        else "exact" if unit == "data" else "")
     needs = tuple(part["needs"]) if "needs" in part else (ut,) if ut else ()
     return Claim(part["key"], stmt, con["section"], fill(part["paper"], facts, where), str(part.get("a", "")),
@@ -282,9 +284,9 @@ def _decide_part(led: Claims, c: Claim, part: dict, s: dict, fam, where: str) ->
     if t in ("exact", "within"):
         return led.data(c, s["here"], part["value"], float(part.get("tolerance", 0.0)), statistic=note,
                         decimals=part.get("decimals"), definitions=s.get("definitions"))
-    if t in ("mcnemar", "bootstrap"):
+    if t in ("mcnemar", "bootstrap", "cochran"):
         return led.examples(c, s["gold"], s["a"], s["b"], num_classes=s.get("num_classes"))
-    if t in ("welch", "paired"): return led.seeds(c, s["a"], s["b"])
+    if t in ("welch", "paired", "mann-whitney"): return led.seeds(c, s["a"], s["b"])
     comps, small = fam
     if not comps or not all(np.isfinite([x["estimate"], x["p"]]).all() for x in comps):
         return led.untestable(c, "too few groups here to decide it "
