@@ -278,6 +278,12 @@ def _decide_part(led: Claims, c: Claim, part: dict, s: dict, fam, where: str) ->
     if t == "none" and c.evidence == "not run":
         return led.not_run(c, fill(part["why"], facts, where), fill(part["command"], facts, where))
     if t == "none": return led.untestable(c, fill(part["why"], facts, where))
+    if s.get("not_run") or s.get("untestable"):  # a test this run cannot make (a model the profile does not train)
+        from dataclasses import replace
+        if s.get("untestable"):
+            return led.untestable(replace(c, evidence="not testable"), fill(s["untestable"], facts, where))
+        return led.not_run(replace(c, evidence="not run"), fill(s["not_run"], facts, where),
+                           fill(part.get("command") or "", facts, where))
     if not s: raise RegisterError(f"{where}: the study gave no scores for it")
     note = fill(s.get("note"), facts, where)
     if t == "holds": return led.data(c, s["here"], statistic=note, tried=fill(part.get("tried"), facts, where))
@@ -312,7 +318,8 @@ def decide(led: Claims, # the study's ledger
     for name, s in scores.get("systems", {}).items():
         sysd = reg["systems"].get(name)
         if sysd is None: raise RegisterError(f"{reg.get('_file', reg['paper'])}: system {name!r} is not declared")
-        led.system(name, s["score"], s["majority"], s["data"], chance=1 / sysd["classes"])  # accuracy's uniform chance
+        led.system(name, s["score"], s["majority"], s["data"],  # chance: the study's for its metric, else accuracy's
+                   chance=s.get("chance", 1 / sysd["classes"]))
     fam = family_comparisons(reg, scores)
     for con in reg["conclusions"]:
         for part in con["parts"]:
