@@ -18,12 +18,13 @@ from transformers.modeling_outputs import SequenceClassifierOutput
 
 # %% auto #0
 __all__ = ['HUB_MODELS', 'PAPER_MODELS', 'TINY_CONFIG', 'HUB_ENV', 'MODEL_WORDS', 'TRUNCATIONS', 'ENCODINGS', 'POOLINGS',
-           'SENTENCE_POOLINGS', 'FEATURES_ENV', 'embedded_path', 'paper_model', 'hub_mode', 'standin_of',
-           'model_in_words', 'ModelUnavailable', 'hub_refusal', 'resolve_model', 'ensure_pad_token', 'load_tokenizer',
-           'shared_tokenizer', 'load_encoder', 'tokenize_pairs', 'encode_pairs', 'SeparatePairClassifier',
-           'load_pair_classifier', 'hidden_states', 'PairHead', 'hidden_size', 'checkpoint_pooling', 'feature_key',
-           'sentence_vectors', 'truncation_report', 'BiLSTMPair', 'embedded_bilstm', 'window_logits',
-           'device_map_report', 'ScalarMixProbe', 'train_probe']
+           'SENTENCE_POOLINGS', 'FEATURES_ENV', 'NLI_LABELS', 'embedded_path', 'paper_model', 'hub_mode', 'standin_of',
+           'as_is_of', 'model_in_words', 'ModelUnavailable', 'hub_refusal', 'resolve_model', 'ensure_pad_token',
+           'load_tokenizer', 'shared_tokenizer', 'load_encoder', 'tokenize_pairs', 'encode_pairs',
+           'SeparatePairClassifier', 'load_pair_classifier', 'hidden_states', 'PairHead', 'hidden_size',
+           'checkpoint_pooling', 'feature_key', 'sentence_vectors', 'truncation_report', 'BiLSTMPair',
+           'embedded_bilstm', 'window_logits', 'device_map_report', 'ScalarMixProbe', 'train_probe', 'ModelRefused',
+           'is_decoder', 'check_model', 'nli_label_order', 'as_is_checkpoint']
 
 # %% ../nbs/03_models.ipynb #542daf85
 HUB_MODELS = {  # alias -> Hugging Face hub id: the one table of the papers' checkpoints, read by every study
@@ -83,6 +84,15 @@ def standin_of(name: str, # model alias, hub id or folder
     hub_id = HUB_MODELS.get(name, name)
     return hub_id if hub_mode() == "standins" and hub_id in HUB_MODELS.values() else None
 
+# %% ../nbs/03_models.ipynb #d192c847
+_AS_IS = "nlic_as_is.json"  # in a copy that `as_is_checkpoint` made: the checkpoint it copies, evaluated as it is
+
+def as_is_of(name: str, # model alias, hub id or folder
+            ) -> dict | None:
+    "What an as-is copy records (the model it copies, its fingerprint, its own labels); None for any other model."
+    marker = Path(str(name)).expanduser() / _AS_IS
+    return json.loads(marker.read_text()) if marker.is_file() else None
+
 # %% ../nbs/03_models.ipynb #fccd876f
 MODEL_WORDS = {  # alias -> what it is, in words, for captions and "computed by" cells
     "embedded": "all-MiniLM-L6-v2 (English sentence-transformer, 22.7M parameters)",
@@ -101,6 +111,7 @@ def model_in_words(name: str, # model alias, hub id or folder
                    ) -> str:
     "What a model is, in words: an alias's description, the hub id (or folder name) itself, or that it is a stand-in."
     if hub_id := standin_of(name): return f"offline stand-in of {hub_id} (random weights)"
+    if m := as_is_of(name): return f"{m['model']} as it is (trained for NLI elsewhere, not fine-tuned here)"
     if name in MODEL_WORDS: return MODEL_WORDS[name]
     alias = {v: k for k, v in HUB_MODELS.items()}.get(name)
     return MODEL_WORDS[alias] if alias else Path(name).name if os.path.isdir(name) else name
@@ -679,3 +690,83 @@ def train_probe(X: np.ndarray, # (N, k, hidden) layer vectors
         opt.zero_grad(); nn.functional.cross_entropy(probe(X), y).backward(); opt.step()
     return probe.eval()
 
+
+# %% ../nbs/03_models.ipynb #fa33cd89
+class ModelRefused(ValueError):
+    "A model a study cannot use; the message names the model, the study and why."
+
+def is_decoder(config, # a transformers config
+              ) -> bool:
+    "Whether a config is a decoder-only language model (GPT-2, Llama, ...): a causal LM with no masked-LM head."
+    from transformers.models.auto.modeling_auto import (MODEL_FOR_CAUSAL_LM_MAPPING_NAMES as CLM,
+                                                        MODEL_FOR_MASKED_LM_MAPPING_NAMES as MLM)
+    t = getattr(config, "model_type", "")  # XLNet is a causal LM without a masked-LM head, but reads both sides
+    return bool(getattr(config, "is_decoder", False)) or (t in CLM and t not in MLM and t != "xlnet")
+
+def check_model(name: str, # model alias, hub id or folder
+                study: str, # the study that would use it (for the message)
+               ) -> str:
+    "The checkpoint `name` resolves to if `study` can use it (a checkpoint, tokenizer, encoder), else `ModelRefused`."
+    from transformers import AutoConfig, AutoTokenizer
+    say = lambda why: ModelRefused(f"model {name!r} cannot be used for {study}: {why}")
+    try: path = resolve_model(name)
+    except ModelUnavailable as e: raise say(str(e)) from None
+    if Path(path).is_dir() and not (Path(path) / "config.json").is_file():
+        raise say(f"{path} is not a checkpoint (no config.json: save one with save_pretrained)")
+    try: cfg = AutoConfig.from_pretrained(path)
+    except (OSError, ValueError, KeyError) as e:
+        raise say(f"{path} is not a checkpoint transformers reads ({e})") from None
+    if is_decoder(cfg):
+        raise say(f"it is a decoder ({cfg.model_type}), and {study} fine-tunes an encoder and reads its [CLS] state")
+    try: tok = AutoTokenizer.from_pretrained(path)  # where none is saved, transformers 5 makes one of special tokens
+    except (OSError, ValueError, TypeError, KeyError) as e: tok, why = None, type(e).__name__
+    else: why = f"{len(tok)} tokens, all of them special"
+    if tok is None or len(tok) <= len(set(tok.all_special_tokens)):
+        raise say(f"it has no tokenizer ({why}): save one beside it with tokenizer.save_pretrained")
+    return path
+
+# %% ../nbs/03_models.ipynb #8976033c
+NLI_LABELS = ("entailment", "neutral", "contradiction")  # the order of the studies' MNLI labels (data.MNLI_LABELS)
+_LABEL_WORDS = {"entailment": "entailment", "entails": "entailment", "entail": "entailment", "neutral": "neutral",
+                "contradiction": "contradiction", "contradicts": "contradiction", "contradict": "contradiction"}
+
+def nli_label_order(id2label: dict, # a checkpoint's config.id2label: output index -> label name
+                    names: Sequence[str] = NLI_LABELS, # the study's labels, in its order
+                   ) -> list[int]:
+    "The checkpoint's output index of each of `names`; ValueError naming its labels where they are not these."
+    labels = {int(i): str(v) for i, v in id2label.items()}
+    got = {i: _LABEL_WORDS.get(v.strip().lower().replace("_", " ")) for i, v in labels.items()}
+    if len(got) != len(names) or sorted(map(str, got.values())) != sorted(names):
+        raise ValueError(f"its labels {[labels[i] for i in sorted(labels)]} cannot be mapped to {list(names)} "
+                         "(set id2label in its config.json to these names, one per output)")
+    return [next(i for i, v in got.items() if v == n) for n in names]
+
+# %% ../nbs/03_models.ipynb #ad510123
+def as_is_checkpoint(name: str, # a checkpoint trained for NLI: alias, hub id or folder
+                     study: str, # the study that evaluates it (for messages)
+                     names: Sequence[str] = NLI_LABELS, # the study's labels, in its order
+                    ) -> str:
+    "A marked copy of `name` whose outputs come in `names`' order (`fit` evaluates it untrained); `ModelRefused` naming"
+    " its labels where they cannot be mapped."
+    import shutil, tempfile
+    from transformers import AutoConfig, AutoModelForSequenceClassification, AutoTokenizer
+    from nlicompendium.core import cache_dir
+    path = check_model(name, study)
+    try: order = nli_label_order(AutoConfig.from_pretrained(path).id2label, names)
+    except ValueError as e:
+        raise ModelRefused(f"model {name!r} cannot be evaluated as it is for {study}: {e}") from None
+    fp = _model_fingerprint(name); out = cache_dir() / "as-is" / f"{fp[:20]}-{'-'.join(n[:3] for n in names)}"
+    if (out / _AS_IS).is_file(): return str(out)
+    m = AutoModelForSequenceClassification.from_pretrained(path, dtype=torch.float32)
+    head = [x for x in m.modules() if isinstance(x, nn.Linear) and x.out_features == len(names)][-1]  # the output layer
+    with torch.no_grad():
+        head.weight.copy_(head.weight[order].clone())
+        if head.bias is not None: head.bias.copy_(head.bias[order].clone())
+    m.config.id2label, m.config.label2id = dict(enumerate(names)), {n: i for i, n in enumerate(names)}
+    out.parent.mkdir(parents=True, exist_ok=True); tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=".tmp-"))
+    m.save_pretrained(tmp); AutoTokenizer.from_pretrained(path).save_pretrained(tmp)
+    (tmp / _AS_IS).write_text(json.dumps({"model": model_in_words(name), "fingerprint": fp, "order": order,
+                                                "labels": [m.config.id2label[i] for i in range(len(names))]}))
+    try: os.replace(tmp, out)
+    except OSError: shutil.rmtree(tmp, ignore_errors=True)  # another process made it first
+    return str(out)

@@ -15,7 +15,7 @@ from torch import nn
 
 from fastcore.basics import patch
 from .core import seed_everything, get_device, bf16_supported, in_test, tf32_matmuls, autocast_policy
-from .models import load_pair_classifier, encode_pairs, shared_tokenizer
+from .models import load_pair_classifier, encode_pairs, shared_tokenizer, as_is_of
 from .dynamics import Dynamics, from_logits, drawn_epochs
 from .stats import classification_report
 
@@ -362,6 +362,8 @@ def fit(train, # training split: a Dataset (id, premise, hypothesis, label) or a
                                                    sentences=1 if cfg.hypothesis_only else 2,
                                                    head_dropout=cfg.head_dropout)
     model = model.to(device)
+    if as_is_of(cfg.model):  # a checkpoint trained for NLI elsewhere, evaluated as it is (models.as_is_checkpoint)
+        return TrainResult(model.eval(), None, None, pd.DataFrame(), {}, cfg, 0, 0.0, 0.0)
     # fused: one kernel per step
     make_opt = lambda: torch.optim.AdamW(_param_groups(model, cfg.weight_decay), lr=cfg.lr, fused=ch["fused"])
     opt = make_opt()
