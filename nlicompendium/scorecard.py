@@ -15,7 +15,9 @@ from .core import Results, atomic_write, project_root
 __all__ = ['GROUPS', 'MODEL_RESULTS', 'COLOURS', 'SHORT', 'PROTOCOL_COLUMNS', 'FIGURE', 'APART', 'HEADLINE_MARKS',
            'evidence_group', 'row_groups', 'conclusions', 'paper_values', 'on_points', 'forest_rows', 'forest_figure',
            'cut', 'words', 'note', 'sides', 'verdict_words', 'summary_table', 'papers', 'headline', 'label', 'html_id',
-           'anchor', 'evidence_page', 'cpu_words', 'committed_claims', 'page', 'fill_marks', 'write']
+           'anchor', 'evidence_page', 'cpu_words', 'committed_claims', 'page', 'fill_marks', 'record_page', 'write',
+           'NoModelPart', 'model_parts', 'job_register', 'model_setting', 'redecided', 'run_model', 'run_studies',
+           'model_page', 'write_model']
 
 # %% ../nbs/02e_scorecard.ipynb #1bec4606
 GROUPS = {"data": "released data", "re-analysis": "re-analyses", "paper": "paper's data and model",
@@ -401,6 +403,26 @@ def fill_marks(text: str, # a README (or a notebook's JSON) that may hold `HEADL
     i = text.find(a); j = text.find(b, i + len(a)) if i >= 0 else -1
     return text if i < 0 or j < 0 else text[:i + len(a)] + headline + text[j:]
 
+# %% ../nbs/02e_scorecard.ipynb #0f0d48e3
+def record_page(folder: str | Path, # a job's folder with manifest.json: tables/<job>, or runs/<name>/<job>
+                page: str = "evidence.md", # the page, in `folder`
+                caption: str = "the evidence behind each conclusion (the scorecard's page)",
+                root: str | Path | None = None, # project root: figures/<job>/manifest.json, collect's copy, kept equal
+               ) -> dict | None:
+    "Record a page the scorecard wrote in its job's manifest (kind 'page', with its sha256), as `core.Results` does."
+    import json, shutil
+    from nlicompendium.core import sha256_file
+    folder = Path(folder); man = folder / "manifest.json"
+    if not man.is_file(): return None  # no manifest to vouch for it (a test's bare folder)
+    m = json.loads(man.read_text())
+    entry = {"kind": "page", "files": {"md": {"path": page, "sha256": sha256_file(folder / page)}}, "caption": caption}
+    if m.get("outputs", {}).get(Path(page).stem + "_page") != entry:
+        m.setdefault("outputs", {})[Path(page).stem + "_page"] = entry
+        with atomic_write(man) as f: json.dump(m, f, indent=2, sort_keys=False, default=str)
+    fig = Path(root) / "figures" / folder.name / "manifest.json" if root else None
+    if fig is not None and fig.is_file() and fig.read_bytes() != man.read_bytes(): shutil.copy2(man, fig)
+    return entry
+
 # %% ../nbs/02e_scorecard.ipynb #180d99c1
 def write(root: str | Path | None = None, # project root: reads tables/*/claims.csv, writes the page and its parts
           kind=None, # each row's kind of evidence (`conclusions`); None: `claims.evidence_kind`
@@ -422,6 +444,7 @@ def write(root: str | Path | None = None, # project root: reads tables/*/claims.
             if (root / "tables" / job / "deviations.md").is_file() else "")
         rows = rows.assign(evidence=[evidence_group(k) for k in (kind or C.evidence_kind)(rows)])
         with atomic_write(root / "tables" / job / "evidence.md") as f: f.write(evidence_page(job, rows, con, prov))
+        record_page(root / "tables" / job, root=root)  # in its manifest, with its sha256
     out = root / "tables" / "SCORECARD.md"
     fig_link = f"../{FIGURE.as_posix()}" if (root / FIGURE).is_file() else None
     with atomic_write(out) as f: f.write(page(root, figure=fig_link, kind=kind))
@@ -436,4 +459,177 @@ def write(root: str | Path | None = None, # project root: reads tables/*/claims.
                 c["source"] = fill_marks("".join(c["source"]), f"\n{h}\n").splitlines(keepends=True)
         if (new := json.dumps(nb, indent=1, ensure_ascii=False) + "\n") != t:
             with atomic_write(index) as f: f.write(new)
+    return out
+
+# %% ../nbs/02e_scorecard.ipynb #fe6eb783
+_REGISTER_OF = {"taxinli": "taxinli", "cb": "cb", "mscinli": "mscinli", "codemixed": "codemixed",
+               "curriculum-ronli": "ronli", "curriculum-ronli-official": "ronli"}  # job -> its register's name
+
+class NoModelPart(ValueError):
+    "A study none of whose parts tests a model: it is not run with the reader's model."
+
+def model_parts(reg: dict, # a register (`register.load_register`)
+               ) -> dict:
+    "Part key -> conclusion key, for each part whose model result comes from the model under test (`under_test`)."
+    return {p["key"]: c["key"] for c in reg["conclusions"] for p in c["parts"]
+            if p.get("under_test") and p.get("evidence", c["evidence"]) in MODEL_RESULTS}
+
+def job_register(job: str, # a study (`cli.JOBS`)
+                 folder=None, # a folder of registers; None: `register.register_path`'s
+                ) -> dict:
+    "The register of `job`, where some part of it tests a model; else `NoModelPart`, saying why."
+    from nlicompendium.register import load_register, register_path
+    name = _REGISTER_OF.get(job)
+    try: reg = load_register(register_path(name, folder)) if name else None
+    except FileNotFoundError: reg = None
+    if reg is None: raise NoModelPart(f"no part of {job} tests a model: it has no register yet"
+                                      + (f" (nbs/registers/{name}.yaml)" if name else ""))
+    if not model_parts(reg):
+        raise NoModelPart(f"no part of {job} tests a model: no model-result part of {reg['_file']} names the model "
+                          "under test (under_test)")
+    return reg
+
+# %% ../nbs/02e_scorecard.ipynb #5128208f
+def model_setting(evidence: str, # a conclusion's group of evidence (`GROUPS`' keys)
+                  name: str, # the model's name in the run
+                 ) -> str:
+    "Where a re-decided conclusion stands: 'the paper's data with <name>', or 'substitute data with <name>'."
+    return f"{'substitute data' if evidence == 'substitute data' else 'the paper' + chr(39) + 's data'} with {name}"
+
+def redecided(here: pd.DataFrame, # the run's claims (today's columns), with 'job'
+              reg: dict, # the study's register
+              name: str, # the model's name in the run
+              committed: pd.DataFrame | None = None, # the committed claims of the study; None: none
+              kind=None, # each row's kind of evidence, as in `conclusions`
+             ) -> pd.DataFrame:
+    "The conclusions a model part tests, each at its weakest part of the run's rows, its setting naming the model and"
+    " the committed verdict beside it ('committed verdict')."
+    cons = set(model_parts(reg).values())
+    con = conclusions(here[here.conclusion.isin(cons)], kind)
+    old = conclusions(committed[committed.conclusion.isin(cons)], kind) if committed is not None and len(
+        committed[committed.conclusion.isin(cons)]) else pd.DataFrame(columns=["group", "verdict"])
+    was = {label(c): c["verdict"] for c in old.to_dict("records")}
+    return con.assign(**{"setting here": [model_setting(e, name) for e in con.evidence],
+                         "committed verdict": [was.get(label(c), "not committed") for c in con.to_dict("records")]})
+
+# %% ../nbs/02e_scorecard.ipynb #27a1876e
+_MODEL_TABLES = {"taxinli": ("fig5_accuracy_by_category", "Accuracy per reasoning category (TaxiNLI Fig. 5): the model "
+                            "beside the paper's released NB, ESIM and BERT predictions; n, the category's pairs")}
+
+def run_model(folder: str | Path, # a study's run folder (holds manifest.json)
+             ) -> dict:
+    "The model a study ran with: the record `nlic_reproduce --model` left in its manifest, else its parameters'."
+    import json
+    from nlicompendium.models import model_in_words, _model_fingerprint
+    m = json.loads((Path(folder) / "manifest.json").read_text())
+    if m.get("model_under_test"): return m["model_under_test"]
+    p = m.get("params") or {}
+    model = (p.get("models") or [None])[0] or p.get("model")  # TaxiNLI takes a list of models, the others one
+    try: fp = _model_fingerprint(model)
+    except Exception: fp = "not recorded"  # noqa: BLE001 (a model no longer here: the page says so)
+    return {"model": model, "words": model_in_words(model) if model else "not recorded", "fingerprint": fp,
+            "as_is": False}
+
+def run_studies(run: str | Path, # a model run's folder, runs/<name>
+               ) -> list[Path]:
+    "The run's study folders: those holding a claims table and a manifest, named as the study (`cli.JOBS`)."
+    return sorted(d for d in Path(run).iterdir() if (d / "claims.csv").is_file() and (d / "manifest.json").is_file())
+
+# %% ../nbs/02e_scorecard.ipynb #dc4b951f
+def _model_rows(con: pd.DataFrame, name: str) -> list[str]:
+    "A re-decided conclusion per row: linked number, words, section, setting, verdict here, committed, sides, note."
+    esc = lambda s: str(s).replace("|", "\\|")
+    head = ["#", "the paper's words", "\u00a7", "setting", f"verdict with {name}", "committed verdict",
+            "paper; ours", "note"]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for i, c in enumerate(con.to_dict("records"), 1):
+        cells = [f"[{i}]({c['job']}/evidence.md#{anchor(label(c))})", cut(c["quote"], 72),
+                 cut(re.split(r",|;", str(c["where"]))[0], 24), c["setting here"],
+                 SHORT.get(c["verdict"], c["verdict"]),
+                 SHORT.get(c["committed verdict"], c["committed verdict"]), cut(sides(c), 52), note(c)]
+        out.append("| " + " | ".join(esc(x) for x in cells) + " |")
+    return out
+
+def _apart_rows(con: pd.DataFrame) -> list[str]:
+    "A conclusion that does not depend on the model per row: words, section, kind of evidence, committed verdict."
+    out = ["| the paper's words | \u00a7 | kind of evidence | committed verdict |", "|---|---|---|---|"]
+    for c in con.to_dict("records"):
+        out.append("| " + " | ".join(str(x).replace("|", "\\|") for x in (
+            cut(c["quote"], 72), cut(re.split(r",|;", str(c["where"]))[0], 24), GROUPS[c["evidence"]],
+            SHORT.get(c["verdict"], c["verdict"]))) + " |")
+    return out
+
+# %% ../nbs/02e_scorecard.ipynb #e0274ad6
+def _prov(d: Path) -> str:
+    "A study run's profile and commit, from its manifest."
+    import json
+    m = json.loads((d / "manifest.json").read_text())
+    return (f"profile {(m.get('params') or {}).get('profile', 'not recorded')}, "
+            f"commit {((m.get('git') or {}).get('commit') or 'not recorded')[:8]}")
+
+def _study(d: Path, root: Path, name: str, kind) -> tuple:
+    "One study of a model run: its re-decided conclusions, those that do not depend on the model, its run's rows."
+    job = d.name; reg = job_register(job)
+    here = C.upgrade_claims(pd.read_csv(d / "claims.csv")).assign(job=job)
+    cp = root / "tables" / job / "claims.csv"
+    committed = C.upgrade_claims(pd.read_csv(cp)).assign(job=job) if cp.is_file() else None
+    rd = redecided(here, reg, name, committed, kind)
+    every = conclusions(committed if committed is not None else here, kind)
+    apart = every[~every.apply(lambda c: label(c) in set(rd.apply(label, axis=1)), axis=1)] if len(rd) else every
+    return rd, apart, here
+
+def model_page(run: str | Path, # a model run's folder, runs/<name>
+               root: str | Path | None = None, # project root (the committed tables/<job>/claims.csv)
+               kind=None, # each row's kind of evidence, as in `conclusions`
+              ) -> str:
+    "The model's scorecard: what it is, then per study its re-decided conclusions and those that do not depend on it."
+    run, root = Path(run), Path(root or project_root()); name = run.name
+    studies = {d.name: (d, *_study(d, root, name, kind)) for d in run_studies(run)}
+    if not studies: raise FileNotFoundError(f"{run}: no study folder with claims.csv and manifest.json")
+    mod = run_model(next(iter(studies.values()))[0])
+    n_rd, n_ap = sum(len(s[1]) for s in studies.values()), sum(len(s[2]) for s in studies.values())
+    how = "as it is (its own classification head; no training step)" if mod.get("as_is") else \
+        "fine-tuned by each study where the paper fine-tunes its model"
+    out = [f"# {name}: the papers' conclusions re-decided for this model\n",
+           f"Model under test: {mod['words']} (`{Path(str(mod['model'])).name}`), {how}; the SHA-256 of its files "
+           f"`{str(mod['fingerprint'])[:16]}`.\n",
+           f"{n_rd} conclusions rest on the model under test. Each is re-decided from this run's evidence by the same "
+           "rules as the compendium's scorecard, at its weakest part, beside the verdict committed with the "
+           f"compendium's stand-in. The other {n_ap} do not depend on the model (statements about the released data, "
+           "re-analyses of the papers' released predictions, or not run or not testable here): listed after each "
+           "study, with their committed verdicts.\n"]
+    for job, (d, rd, apart, here) in studies.items():
+        prov = _prov(d)
+        out += [f"## {here.paper.iloc[0]}\n", f"{len(rd)} conclusions rest on {name}: "
+                f"{verdict_words(rd.verdict) or 'none'}; committed with the stand-in: "
+                f"{verdict_words(rd['committed verdict']) or 'none'}. From `{job}` ({prov}).\n",
+                "\n".join(_model_rows(rd, name)) + "\n",
+                f"Not depending on the model: {len(apart)} conclusions.\n", "\n".join(_apart_rows(apart)) + "\n"]
+    return "\n".join(out)
+
+# %% ../nbs/02e_scorecard.ipynb #6a7461ea
+def _model_table(d: Path, name: str) -> str:
+    "The study's table of the model beside the papers' systems (`_MODEL_TABLES`), its column named `name`; or ''."
+    spec = _MODEL_TABLES.get(d.name)
+    if not spec or not (d / f"{spec[0]}.csv").is_file(): return ""
+    t = pd.read_csv(d / f"{spec[0]}.csv", index_col=0)
+    t = t.rename(columns=lambda c: name if str(c).startswith("ours") else c)  # 'ours (<its folder>)'
+    return f"\n## {spec[1].split(':')[0]}\n\n{spec[1]}.\n\n" + t.to_markdown(floatfmt=".3f") + "\n"
+
+def write_model(run: str | Path, # a model run's folder, runs/<name>
+                root: str | Path | None = None, # project root (the committed tables/<job>/claims.csv)
+                kind=None, # each row's kind of evidence, as in `conclusions`
+               ) -> Path:
+    "Write the model run's `SCORECARD.md` and each study's evidence page (recorded in its manifest, with its sha256)."
+    run, root = Path(run), Path(root or project_root()); name = run.name
+    for d in run_studies(run):
+        rd, _, here = _study(d, root, name, kind)
+        rows = here[here.conclusion.isin(set(rd.conclusion))] if len(rd) else here
+        rows = rows.assign(evidence=[evidence_group(k) for k in (kind or C.evidence_kind)(rows)])
+        pg = evidence_page(d.name, rows, rd, f" ({_prov(d)})").replace(f"`tables/{d.name}/claims.csv`",
+                                                                       f"`runs/{name}/{d.name}/claims.csv`")
+        with atomic_write(d / "evidence.md") as f: f.write(pg + _model_table(d, name))
+        record_page(d)
+    out = run / "SCORECARD.md"
+    with atomic_write(out) as f: f.write(model_page(run, root, kind))
     return out
