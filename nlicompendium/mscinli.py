@@ -17,7 +17,8 @@ import torch
 __all__ = ['DOMAINS', 'PLM_MODELS', 'LLM_MODELS', 'PAPER_TABLE3', 'PAPER_TABLE4', 'PAPER_TABLE5_OVERALL', 'PAPER_TABLE7',
            'PAPER_TABLE7_SIGNIFICANT', 'PAPER_TABLE13', 'OPTIONS3', 'NUMBERED', 'TEMPLATES', 'UNPARSED', 'PROMPTS',
            'plm_train_config', 'gold_answer', 'build_messages', 'few_shot_exemplars', 'render', 'extract_answer',
-           'generate_answers', 'load_llm', 'prompt_llm', 'token_distribution', 'cosine', 'vocabulary_similarity']
+           'generate_answers', 'load_llm', 'prompt_llm', 'token_distribution', 'cosine', 'vocabulary_similarity',
+           'second_sentence_only', 'random_subset', 'class_f1']
 
 # %% ../nbs/14_mscinli.ipynb #659086a5
 DOMAINS = ["Hardware", "Networks", "Software & its Engineering", "Security & Privacy", "NeurIPS"]
@@ -253,3 +254,27 @@ def vocabulary_similarity(domains: Mapping[str, Sequence[str]], # domain -> its 
     dist = {d: token_distribution(t, tokenizer) for d, t in domains.items()}
     names = list(dist)
     return pd.DataFrame([[cosine(dist[a], dist[b]) for b in names] for a in names], index=names, columns=names)
+
+# %% ../nbs/14_mscinli.ipynb #fe431134
+def second_sentence_only(ds, # a datasets.Dataset with premise and hypothesis columns
+                        ):
+    "The pairs with the first sentence left empty (App. C.4: only the second sentence is the input)."
+    return ds.map(lambda _: {"premise": ""}, desc="second sentence only")
+
+def random_subset(n: int, # the training pairs
+                  k: int, # how many to keep
+                  seed: int = 0, # seed of the draw
+                 ) -> np.ndarray:
+    "A boolean mask of `k` of `n` pairs drawn at random with `seed`: a subset the size of another, chosen blind."
+    if not 0 <= k <= n: raise ValueError(f"cannot draw {k} of {n} pairs")
+    m = np.zeros(n, bool); m[np.random.default_rng(seed).choice(n, k, replace=False)] = True
+    return m
+
+def class_f1(preds: pd.DataFrame, # seed, gold and pred per test example (`run_seeds`' predictions)
+             label_names: Sequence[str], # the classes, in label-id order
+            ) -> pd.DataFrame:
+    "F1 (%) of each class per seed: rows seeds, columns the class names."
+    from sklearn.metrics import f1_score
+    rows = {s: 100 * f1_score(g.gold, g.pred, labels=range(len(label_names)), average=None, zero_division=0)
+            for s, g in preds.groupby("seed")}
+    return pd.DataFrame(rows, index=list(label_names)).T.rename_axis("seed")
