@@ -11,10 +11,11 @@ import pandas as pd
 from .core import project_root, atomic_write
 
 # %% auto #0
-__all__ = ['RUN_SIZES_MARK', 'JOBS', 'TABLE_EXT', 'FIGURE_EXT', 'NO_EVIDENCE', 'render_readme', 'readme_cli', 'data_cli',
-           'job_key', 'scrub_paths', 'RunLocked', 'lock_file', 'folder_lock', 'holds_run_lock', 'exits_when_locked',
-           'collect', 'cell_times', 'slowest_cells', 'reproduce', 'compare_claims', 'compare_tables', 'verify',
-           'scorecard', 'write_scorecard', 'scorecard_cli', 'recheck_tables', 'recheck_cli', 'reproduce_cli']
+__all__ = ['RUN_SIZES_MARK', 'JOBS', 'TABLE_EXT', 'FIGURE_EXT', 'NO_EVIDENCE', 'AS_IS_JOBS', 'render_readme', 'readme_cli',
+           'data_cli', 'job_key', 'scrub_paths', 'RunLocked', 'lock_file', 'folder_lock', 'holds_run_lock',
+           'exits_when_locked', 'collect', 'cell_times', 'slowest_cells', 'reproduce', 'compare_claims',
+           'compare_tables', 'verify', 'scorecard', 'write_scorecard', 'scorecard_cli', 'recheck_tables', 'recheck_cli',
+           'model_name', 'plan_model_run', 'model_run', 'recheck_run', 'reproduce_cli']
 
 # %% ../nbs/90_cli.ipynb #aa0e6954
 RUN_SIZES_MARK = "<!-- run-sizes -->"  # where the README shows `core.RUN_SIZES`
@@ -220,6 +221,7 @@ def collect(out_dir: str | Path, # a run's output folder (holds manifest.json)
                 if not files and (kind == "figures" or notebook is None): continue
                 dest = root / kind / job; dest.parent.mkdir(parents=True, exist_ok=True)
                 tmp = staged[dest] = _staged(dest)
+                if kind == "tables": (tmp / "evidence.md").unlink(missing_ok=True)  # the old claims' page: rewritten
                 for p in (files + [out_dir / "manifest.json"]) if files else []:
                     shutil.copy2(p, tmp / p.name)
                     if p.name == "manifest.json":  # its parameters may name this machine's folders: placeholders
@@ -427,8 +429,14 @@ def write_scorecard(root: str | Path | None = None, # project root (reads tables
 def scorecard_cli(argv=None):
     "Rewrite the scorecard, the studies' evidence pages and the forest plot from the committed claims tables."
     ap = argparse.ArgumentParser(prog="nlic_scorecard", description=scorecard_cli.__doc__)
+    ap.add_argument("run", nargs="?", default=None, help="a model run's folder (runs/<name>, from nlic_reproduce "
+                    "--model or papermill with -p model): write its SCORECARD.md and study pages instead")
     ap.add_argument("--root", default=None, help="project root (default: this checkout)")
-    out = write_scorecard(ap.parse_args(argv).root)
+    a = ap.parse_args(argv)
+    if a.run:
+        from nlicompendium.scorecard import write_model
+        out = write_model(a.run, a.root); print(f"{out} written ({out.stat().st_size / 1024:.1f} KB)"); return 0
+    out = write_scorecard(a.root)
     print(f"{out} written ({out.stat().st_size / 1024:.1f} KB), with tables/<job>/evidence.md and {SCORECARD_FIGURE}")
     return 0
 
@@ -488,6 +496,92 @@ def recheck_cli(jobs: list[str] | None = None, # jobs to recheck; None: all
           + (f"; {len(failed)} failed" if len(failed) else ""))
     return 1 if len(failed) else 0
 
+# %% ../nbs/90_cli.ipynb #78e7d984
+AS_IS_JOBS = {"taxinli": ("entailment", "neutral", "contradiction")}  # studies whose claims concern evaluation: labels
+_NOT_NAMES = ("smoke", "cpu", "gpu", "verify")  # runs/<profile> and runs/verify are the studies' own
+
+def model_name(model: str, # alias, hub id or folder
+              ) -> str:
+    "A model run's default name: a folder's name, a hub id with '/' as '--', an alias as it is."
+    p = Path(model).expanduser()
+    return p.resolve().name if p.is_dir() else model.replace("/", "--")
+
+def plan_model_run(model: str, # alias, hub id or folder
+                   jobs: list[str], # studies (`JOBS`)
+                   as_is: bool = False, # evaluate an NLI checkpoint as it is (`models.as_is_checkpoint`)
+                  ) -> dict:
+    "Job -> the model its notebook gets, each checked before anything runs; `ModelRefused` naming every refusal."
+    from nlicompendium.models import ModelRefused, as_is_checkpoint, check_model
+    from nlicompendium.scorecard import NoModelPart, job_register
+    plan, why = {}, []
+    for job in jobs:
+        try:
+            job_register(job)
+            if as_is and job not in AS_IS_JOBS:
+                raise ModelRefused(f"model {model!r} cannot be evaluated as it is for {job}: --as-is is for the "
+                                   f"studies whose claims concern evaluation ({', '.join(AS_IS_JOBS)}); run {job} "
+                                   "without it")
+            if as_is: plan[job] = as_is_checkpoint(model, job, AS_IS_JOBS[job]); continue
+            check_model(model, job)  # a folder by its absolute path: the notebooks run from nbs/
+            plan[job] = str(Path(model).expanduser().resolve()) if Path(model).expanduser().is_dir() else model
+        except (ModelRefused, NoModelPart) as e: why.append(str(e))
+    if why: raise ModelRefused("\n".join(why))
+    return plan
+
+# %% ../nbs/90_cli.ipynb #ce09946e
+def model_run(model: str, # alias, hub id or folder
+              jobs: list[str], # studies (`JOBS`)
+              profile: str = "cpu", # smoke, cpu or gpu
+              name: str | None = None, # the run's name: runs/<name>/; None: `model_name`
+              as_is: bool = False, # evaluate an NLI checkpoint as it is
+              root: str | Path | None = None, # project root
+              **kw, # passed to `reproduce` (force, wait, data_dir, executor, address, workers)
+             ) -> Path:
+    "Run each study with `model` as the paper's model into runs/<name>/, record the model, write its SCORECARD.md."
+    import json, re
+    from nlicompendium.models import ModelRefused, _model_fingerprint, model_in_words
+    from nlicompendium.scorecard import write_model
+    root = Path(root or project_root()); name = name or model_name(model)
+    if not re.fullmatch(r"[A-Za-z0-9][\w.-]*", name) or name in _NOT_NAMES:
+        raise ModelRefused(f"run name {name!r} for model {model!r}: letters, digits, '.', '_' and '-', not one of "
+                           f"{_NOT_NAMES} (pass --name)")
+    plan = plan_model_run(model, jobs, as_is); run = root / "runs" / name
+    registry = {j: (JOBS[j][0], {**JOBS[j][1], "model": m, "models": [m]}) for j, m in plan.items()}
+    reproduce(list(plan), profile, collect_outputs=False, root=root, registry=registry, runs_dir=run, **kw)
+    rec = {"model": model, "name": name, "words": model_in_words(model), "fingerprint": _model_fingerprint(model),
+           "as_is": as_is, "studies": list(plan)}
+    for j in plan:  # each study's manifest records the model it ran with
+        man = run / j / "manifest.json"; m = json.loads(man.read_text()); m["model_under_test"] = rec
+        with atomic_write(man) as f: json.dump(m, f, indent=2, default=str)
+    with atomic_write(run / "model.json") as f: json.dump(rec, f, indent=2)
+    return write_model(run, root)
+
+# %% ../nbs/90_cli.ipynb #1958487d
+def recheck_run(run: str | Path, # a model run's folder, runs/<name>
+                wait: bool = False, # another run holds the folder: wait; False: `RunLocked`
+                root: str | Path | None = None, # project root
+               ) -> int:
+    "`nlic_reproduce --recheck runs/<name>`: re-decide each study's claims from the run's evidence, rewrite its claims"
+    " tables and scorecard, print each changed verdict."
+    from nlicompendium.claims import ALPHA, load_evidence, recheck, recheck_caption, verdict_counts
+    from nlicompendium.scorecard import run_studies, write_model
+    run, root = Path(run), Path(root or project_root()); n = changed = 0
+    with folder_lock(run, root, wait):
+        for d in run_studies(run):
+            ev = load_evidence(d)
+            if ev is None: print(f"{d.name}: {NO_EVIDENCE}"); continue
+            old, new, res = pd.read_csv(d / "claims.csv"), recheck(*ev), _reopened(d)
+            res.table("claims", new, caption=recheck_caption(ev[1], new), index=False)
+            res.value("claims_verdicts", verdict_counts(new), alpha=ALPHA)
+            was = dict(zip(old.key, old.verdict)); n += len(new)
+            for k, v in zip(new.key, new.verdict):
+                if was.get(k) != v: changed += 1; print(f"{d.name}: {k}: {was.get(k)} -> {v}")
+        before = (run / "SCORECARD.md").read_text() if (run / "SCORECARD.md").is_file() else None
+        out = write_model(run, root)
+    print(f"{n} claims of {run} rechecked from their evidence: {changed} verdicts changed; {out} "
+          + ("unchanged" if out.read_text() == before else "rewritten"))
+    return 0
+
 # %% ../nbs/90_cli.ipynb #9c2bf9ec
 @exits_when_locked
 def reproduce_cli(argv=None):
@@ -508,13 +602,29 @@ def reproduce_cli(argv=None):
     ap.add_argument("--verify", action="store_true",
                     help="rerun into runs/verify/ and compare with the committed tables: "
                     "exit 1 if a claim's verdict or a data-only number changes")
-    ap.add_argument("--recheck", action="store_true", help="re-decide every claim from the evidence committed in "
-                    "tables/<job>/ (no training), rewrite the claims tables and the scorecard, print what changed")
+    ap.add_argument("--recheck", nargs="?", const="", default=None, metavar="RUN",
+                    help="re-decide every claim from the evidence committed in tables/<job>/ (no training), rewrite "
+                    "the claims tables and the scorecard, print what changed; with a model run's folder "
+                    "(runs/<name>), that run's")
+    ap.add_argument("--model", default=None, help="run --jobs with this model (alias, hub id or folder) in the role of "
+                    "the paper's model, into runs/<name>/, and write runs/<name>/SCORECARD.md")
+    ap.add_argument("--name", default=None, help="with --model: the run's name (default: the folder's name, or the hub "
+                    "id with '/' as '--')")
+    ap.add_argument("--as-is", action="store_true", help="with --model: evaluate a checkpoint already trained for NLI "
+                    "as it is, its id2label mapped to entailment, neutral and contradiction (taxinli)")
     ap.add_argument("--wait", action="store_true",
                     help="another run holds runs/<profile>/ or a job's tables: wait for it "
                     "(default: exit 75, naming it)")
     a = ap.parse_args(argv)
-    if a.recheck: return recheck_cli(a.jobs, a.wait)
+    if a.recheck is not None: return recheck_run(a.recheck, a.wait) if a.recheck else recheck_cli(a.jobs, a.wait)
+    if (a.name or a.as_is) and not a.model: ap.error("--name and --as-is go with --model")
+    if a.model:
+        from nlicompendium.models import ModelRefused
+        if not a.jobs: ap.error("--model needs --jobs: the studies to run with it")
+        try: out = model_run(a.model, a.jobs, a.profile, a.name, a.as_is, force=a.force, data_dir=a.data_dir,
+                             executor=a.executor, address=a.address, workers=a.workers, wait=a.wait)
+        except ModelRefused as e: print(f"nlic_reproduce: {e}", file=sys.stderr); return 2
+        print(f"{out} written, with each study's evidence.md beside its tables"); return 0
     if a.address and a.executor != "dask": ap.error("--address is for --executor dask")
     if a.verify:
         ok, claims, tables = verify(a.jobs, a.profile, data_dir=a.data_dir, executor=a.executor, address=a.address,
