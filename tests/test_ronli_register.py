@@ -1,0 +1,74 @@
+"""RoNLI's register (nbs/registers/ronli.yaml) against its study notebook (nbs/05_curriculum.ipynb): the notebook holds
+no claim wording, every model part names the model under test and says what its stand-in is, and the three curriculum
+jobs decide the shares the register assigns them."""
+import json
+import re
+from pathlib import Path
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+REG = ROOT / "nbs" / "registers" / "ronli.yaml"
+SEEDS_TESTS = ("welch", "mann-whitney", "cochran")
+
+
+@pytest.fixture(scope="module")
+def reg():
+    from nlicompendium.register import load_register
+    return load_register(REG)
+
+
+def _parts(reg):
+    return [(c, p) for c in reg["conclusions"] for p in c["parts"]]
+
+
+def test_the_notebook_holds_no_claim_wording(reg):
+    "No quote, reading or why of the register stands in the notebook's code: the words are the register's."
+    cells = json.loads((ROOT / "nbs" / "05_curriculum.ipynb").read_text())["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    words = [c["quote"] for c in reg["conclusions"]]
+    words += [p[f] for _, p in _parts(reg) for f in ("reading", "why") if f in p]
+    found = [w[:60] for w in words if re.sub(r"\s+", " ", w)[:40] in code]
+    assert found == [], found
+
+
+def test_every_model_part_names_its_model_and_stand_in(reg):
+    "A part over seeds names the model under test, gates on both systems' floors and says what the stand-in is."
+    bad = []
+    for _, p in _parts(reg):
+        if p["test"] not in SEEDS_TESTS: continue
+        levels = p["level"] if isinstance(p["level"], list) else [p["level"]]
+        if p.get("under_test") not in reg["systems"]: bad.append((p["key"], "under_test"))
+        if len(p.get("needs") or ()) != 2 or not all(re.search(r" \[(micro|macro) F1\]$", n) for n in p["needs"]):
+            bad.append((p["key"], "needs"))
+        if "{standin}" not in levels: bad.append((p["key"], "level"))
+    assert bad == [], bad
+    assert {"ronli", "scinli"} <= set(reg["standin"])  # the stand-in's words for each data set
+
+
+def test_scinli_rows_name_bert_not_ro_bert(reg):
+    "Table 6's rows compare BERT models: no reading or system of a scinli_* conclusion names Ro-BERT."
+    sci = [p for c, p in _parts(reg) if c["key"].startswith("scinli_")]
+    assert sci and all("Ro-BERT" not in " ".join(str(p.get(f, "")) for f in ("reading", "a", "b", "under_test"))
+                       for p in sci)
+
+
+def test_not_run_is_not_called_untestable(reg):
+    "A part the gpu profile or another job would run carries the command that runs it, not a 'not testable' verdict."
+    hub = {"zeroshot_mbert_below_robert", "finetuned_mbert_below_robert", "rogpt2_below_robert",
+           "robert_micro_vs_svm", "robert_micro_vs_softmax", "svm_minority_vs_robert", "softmax_minority_vs_robert"}
+    parts = {p["key"]: p for _, p in _parts(reg)}
+    assert all(parts[k]["test"] in SEEDS_TESTS and "nlic_reproduce" in parts[k]["command"] for k in hub)
+
+
+@pytest.mark.parametrize("job, share", [("curriculum-ronli", "ronli"), ("curriculum-ronli-official", "ronli"),
+                                        ("curriculum-scinli", "scinli")])
+def test_each_job_decides_its_share(reg, job, share):
+    "A committed job's claims are exactly its share of the register: RoNLI's conclusions, or the scinli_* ones."
+    import pandas as pd
+    csv = ROOT / "tables" / job / "claims.csv"
+    if not csv.is_file(): pytest.skip(f"{job} is not committed")
+    got = pd.read_csv(csv)
+    want = {p["key"] for c, p in _parts(reg) if c["key"].startswith("scinli_") == (share == "scinli")}
+    if set(got.key) != want and "register" not in json.loads((csv.parent / "manifest.json").read_text())["values"]:
+        pytest.skip(f"{job}'s committed run predates the register")
+    assert set(got.key) == want
