@@ -6,8 +6,12 @@ from pathlib import Path
 import pytest
 
 REGISTERS = sorted((Path(__file__).resolve().parent.parent / "nbs" / "registers").glob("*.yaml"))
-STUDY = {"ronli": "05_curriculum.ipynb"}  # a register whose study notebook is not nbs/1*_<register>.ipynb
-JOBS = {"ronli": ("curriculum-ronli", "curriculum-ronli-official", "curriculum-scinli")}  # jobs deciding a register
+STUDY = {"ronli": "05_curriculum.ipynb", "ronli_data": "10_datasets.ipynb",
+         "mscinli_data": "10_datasets.ipynb"}  # a register whose study notebook is not nbs/1*_<register>.ipynb
+JOBS = {"ronli": ("curriculum-ronli", "curriculum-ronli-official", "curriculum-scinli"),
+        "ronli_data": ("datasets",), "mscinli_data": ("datasets",)}  # jobs deciding a register
+LEDGER = {"ronli_data": "RoNLI (Poesina et al., 2024)",
+          "mscinli_data": "MSciNLI (Sadat and Caragea, 2024)"}  # a job whose ledgers belong to several registers
 
 
 def test_there_are_registers():
@@ -65,7 +69,8 @@ def test_committed_evidence_follows_the_register(root, path):
     from nlicompendium.register import load_register
     decls = [root / "tables" / j / "claims_declarations.json" for j in JOBS.get(path.stem, (path.stem,))]
     if not all(d.is_file() for d in decls): pytest.skip(f"no committed evidence for {path.stem}")
-    by_job = [[c for L in json.loads(d.read_text())["ledgers"] for c in L["calls"] if "c" in c["args"]] for d in decls]
+    by_job = [[c for L in json.loads(d.read_text())["ledgers"] if L["paper"] == LEDGER.get(path.stem, L["paper"])
+               for c in L["calls"] if "c" in c["args"]] for d in decls]
     calls = [c for cs in by_job for c in cs]
     reg = load_register(path)
     parts = {p["key"]: p for c in reg["conclusions"] for p in c["parts"]}
