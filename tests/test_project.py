@@ -173,7 +173,7 @@ def unlisted_outputs(tables: Path) -> list[str]:
         m = json.loads((d / "manifest.json").read_text()) if (d / "manifest.json").is_file() else {"outputs": {}}
         listed = {f["path"] for o in m["outputs"].values() for f in o.get("files", {}).values()}
         figures = {k for k, o in m["outputs"].items() if o.get("kind") == "figure"}
-        own = {"manifest.json", "cell_times.csv", f"{d.name}.ipynb", "evidence.md"}  # evidence.md: the scorecard's
+        own = {"manifest.json", "cell_times.csv", f"{d.name}.ipynb"}  # evidence.md: listed by the scorecard (record_page)
         found += [f"{d.name}/{p.name}" for p in sorted(d.iterdir()) if p.name not in listed | own
                   and not (p.stem in figures and p.suffix in (".csv", ".md", ".tex"))]
     return found
@@ -182,6 +182,16 @@ def unlisted_outputs(tables: Path) -> list[str]:
 def test_no_file_outside_its_manifest(root):
     "Everything in tables/<job>/ is an output its manifest lists (issue 40: stale tables were committed and shown)."
     assert unlisted_outputs(root / "tables") == []
+
+
+def test_evidence_pages_are_vouched_for(root):
+    "Each study's evidence page is listed in its manifest with the SHA-256 of its bytes (`scorecard.record_page`)."
+    import json
+    from nlicompendium.core import sha256_file
+    pages = sorted((root / "tables").glob("*/evidence.md"))
+    bad = [p.parent.name for p in pages if json.loads((p.parent / "manifest.json").read_text())["outputs"].get(
+        "evidence_page", {}).get("files", {}).get("md") != {"path": "evidence.md", "sha256": sha256_file(p)}]
+    assert pages and bad == [], bad
 
 
 def test_unlisted_output_is_caught(tmp_path):
@@ -194,7 +204,8 @@ def test_unlisted_output_is_caught(tmp_path):
     for name in ("t.csv", "f.csv", "job.ipynb", "cell_times.csv"): (job / name).write_text("x")
     assert unlisted_outputs(tmp_path) == []
     (job / "old.md").write_text("x"); (tmp_path / "bare").mkdir(); (tmp_path / "bare" / "a.csv").write_text("x")
-    assert unlisted_outputs(tmp_path) == ["bare/a.csv", "job/old.md"]
+    (job / "evidence.md").write_text("x")  # a scorecard page its manifest does not list: stale, or never vouched for
+    assert unlisted_outputs(tmp_path) == ["bare/a.csv", "job/evidence.md", "job/old.md"]
 
 
 def test_scorecard_reads_tables_from_before_quotes(root):
