@@ -328,7 +328,9 @@ def reproduce(jobs: list[str] | None = None, # job names (default: all of `regis
 def compare_claims(here: pd.DataFrame, # claims.csv of the new run
                    committed: pd.DataFrame, # the committed claims.csv
                   ) -> pd.DataFrame:
-    "Claim by claim: both verdicts, and the estimate's change against the half-width of the committed 95% interval."
+    "Claim by claim: both verdicts, and the estimate's change against the drift allowed (`claims.verify_tolerance`)."
+    from nlicompendium.claims import EVIDENCE, verify_tolerance
+    free = (EVIDENCE["data"], EVIDENCE["re-analysis"])  # released data and predictions: nothing to drift
     o, n = committed.set_index("key"), here.set_index("key"); rows = []
     for k in list(o.index) + [k for k in n.index if k not in o.index]:
         if k not in n.index or k not in o.index:
@@ -338,7 +340,8 @@ def compare_claims(here: pd.DataFrame, # claims.csv of the new run
             continue
         a, b = o.loc[k], n.loc[k]
         eo, en = (float(x["estimate (A - B)"]) for x in (a, b))
-        tol = 0.0 if a.unit == "data" else (float(a["CI high"]) - float(a["CI low"])) / 2
+        unit = "data" if a.unit == "data" or a.get("evidence") in free else a.unit
+        tol = verify_tolerance(float(a["CI low"]), float(a["CI high"]), unit)
         both_nan, one_nan = np.isnan(eo) and np.isnan(en), np.isnan(eo) != np.isnan(en)
         same_est = both_nan or (not one_nan and abs(en - eo) <= tol + 1e-12)
         rows.append({"key": k, "unit": a.unit, "verdict committed": a.verdict, "verdict here": b.verdict,

@@ -123,11 +123,31 @@ def test_rule_e_the_floor_is_the_higher_of_majority_and_uniform_chance():
     assert t.verdict["ambiguous_vs_hard"] == t.verdict["hard_below_full"] == "not comparable here"
 
 
-def test_rule_f_a_direction_is_named_only_beyond_the_verify_tolerance():
-    "A - B = 0.02 with a 95% interval of half-width 0.033: --verify lets it move across 0, so no direction."
+def test_rule_f_sampling_error_is_not_drift():
+    "Welch p = 0.075 over 3 + 3 seeds: A - B = 0.027, inside its 95% interval but beyond the drift measured between"
+    " machines (1.67 of its standard errors), names its direction (half the interval made it a tie)."
     r = Claims("P", "x", aso_iterations=0).seeds(Claim("lean", "A beats B", "§5", "-", "A", "B"),
-                                                  [0.35, 0.36, 0.33], [0.33, 0.32, 0.33])
-    assert r["verdict"] == "inconclusive (tie)", r["verdict"]
+                                                  [0.35, 0.36, 0.33], [0.32, 0.31, 0.33])
+    assert r["p"] > 0.05 and r["CI low"] < 0 < r["CI high"]
+    assert r["verdict"] == "same direction, inconclusive", (r["verdict"], r["reason"])
+
+
+def test_rule_f_a_direction_is_named_only_beyond_the_measured_drift():
+    "20 + 20 seeds, A - B at 0.6 of the drift --verify allows (no one seed moves it across 0): no direction."
+    from scipy import stats
+    a = np.linspace(0.30, 0.40, 20); ci = stats.ttest_ind(a, a, equal_var=False).confidence_interval()
+    b = a - 0.6 * C.verify_tolerance(ci.low, ci.high)  # the same spread: the same interval, shifted
+    r = Claims("P", "x", aso_iterations=0).seeds(Claim("flat", "A beats B", "§5", "-", "A", "B"), a, b)
+    assert r["verdict"] == "inconclusive (tie)" and "the largest drift measured" in r["reason"], r["reason"]
+
+
+def test_rule_f_the_declared_drift_is_the_measured_one():
+    "VERIFY_DRIFT's largest move is the largest in benchmarks/verify_drift.csv (rounded up), and it names its source."
+    t = pd.read_csv(ROOT / "benchmarks" / "verify_drift.csv")
+    assert len(t) and t["moved / SE"].max() <= C.VERIFY_DRIFT["largest"] <= t["moved / SE"].max() + 0.01
+    assert "verify_drift" in C.VERIFY_DRIFT["source"] and C.VERIFY_DRIFT["multiple"] >= 1
+    se = (0.01 - -0.03) / 2 / 1.959963984540054
+    assert C.verify_tolerance(-0.03, 0.01) == pytest.approx(C.VERIFY_DRIFT["multiple"] * C.VERIFY_DRIFT["largest"] * se)
 
 
 def test_rule_f_the_tolerance_is_the_one_verify_applies():
@@ -136,6 +156,8 @@ def test_rule_f_the_tolerance_is_the_one_verify_applies():
                       "CI low": [-0.03, np.nan], "CI high": [0.01, np.nan]})
     tol = compare_claims(t, t).tolerance.tolist()
     assert tol[0] == pytest.approx(C.verify_tolerance(-0.03, 0.01)) and tol[1] == C.verify_tolerance(0, 0, "data")
+    r = t.assign(evidence=C.EVIDENCE["re-analysis"])  # released predictions: nothing to drift
+    assert compare_claims(r, r).tolerance.tolist() == [0.0, 0.0]
 
 
 def test_rule_g_repeats_of_an_example_across_seeds_are_not_independent():
@@ -158,6 +180,27 @@ def test_rule_h_a_data_statistic_is_contradicted_only_after_definitions_and_conv
     r = led.data(d("tried"), 56.4, 56.3, 0.05, definitions={"the official code's denominator": 56.5})
     assert r["verdict"] == "contradicted" and "the official code's denominator (56.5)" in r["reason"]
     assert "rounded and truncated" in r["reason"]
+
+
+def test_rule_h_nothing_declared_to_try_reads_not_run_and_names_what_to_try():
+    "A statistic that differs with no definition declared is not a tie: the official definitions were not run here."
+    led = Claims("P", "data only")
+    d = lambda k: Claim(k, "56.3%", "Table 2", "56.3", "share", "paper", "", "holds", "data")
+    for r in (led.data(d("number"), 56.4, 56.3, 0.05), led.data(d("bool"), False, statistic="2,843 vs 877")):
+        assert (r["verdict"], r["evidence"], r["computed by"]) == ("not run here", C.EVIDENCE["not run"], ""), r
+        assert r["reason"].startswith("not run here: needs the official code's definitions") and "; run: " in r["reason"]
+
+
+def test_rule_h_declared_tries_that_all_fail_are_contradicted():
+    "TaxiNLI's Fig. 4 as declared before its amendment: factivity negative with at least 12 of 13 categories, 11 here;"
+    " no other definition exists (declared empty): contradicted, and the amended row keeps that verdict."
+    led = Claims("TaxiNLI", "the released data")
+    am = ({"field": "tolerance", "before": 1, "reason": "'almost all' re-read after a run showed 11", "date": "2026-11-26"},)
+    c = Claim("fig4_factivity", "negative with almost all of 13", "Fig. 4", "-", "negative", "13", "", "holds", "data",
+              amendments=am)
+    r = led.data(c, 11, 13, 2, definitions={})
+    assert (r["verdict"], r["kind"]) == ("contradicted", "exploratory"), (r["verdict"], r["reason"])
+    assert "under the amendment: supported" in r["reason"]
 
 
 def test_rule_i_an_amendment_keeps_the_verdict_declared_before():
