@@ -590,21 +590,24 @@ def model_page(run: str | Path, # a model run's folder, runs/<name>
     n_rd, n_ap = sum(len(s[1]) for s in studies.values()), sum(len(s[2]) for s in studies.values())
     how = "as it is (its own classification head; no training step)" if mod.get("as_is") else \
         "fine-tuned by each study where the paper fine-tunes its model"
+    n = lambda k, w: f"{k} {w}{'s' * (k != 1)}"
+    ident = Path(str(mod["model"])).name
     out = [f"# {name}: the papers' conclusions re-decided for this model\n",
-           f"Model under test: {mod['words']} (`{Path(str(mod['model'])).name}`), {how}; the SHA-256 of its files "
-           f"`{str(mod['fingerprint'])[:16]}`.\n",
-           f"{n_rd} conclusions rest on the model under test. Each is re-decided from this run's evidence by the same "
-           "rules as the compendium's scorecard, at its weakest part, beside the verdict committed with the "
+           f"Model under test: {mod['words']}" + (f" (`{ident}`)" if ident != mod["words"] else "") + f", {how}; "
+           f"its fingerprint (SHA-256 over its files) `{str(mod['fingerprint'])[:16]}`.\n",
+           f"{n(n_rd, 'conclusion')} rest{'s' * (n_rd == 1)} on the model under test. Each is re-decided from this "
+           "run's evidence by the same rules as the compendium's scorecard, at its weakest part, beside the verdict "
+           "committed with the "
            f"compendium's stand-in. The other {n_ap} do not depend on the model (statements about the released data, "
            "re-analyses of the papers' released predictions, or not run or not testable here): listed after each "
            "study, with their committed verdicts.\n"]
     for job, (d, rd, apart, here) in studies.items():
         prov = _prov(d)
-        out += [f"## {here.paper.iloc[0]}\n", f"{len(rd)} conclusions rest on {name}: "
+        out += [f"## {here.paper.iloc[0]}\n", f"{n(len(rd), 'conclusion')} rest{'s' * (len(rd) == 1)} on {name}: "
                 f"{verdict_words(rd.verdict) or 'none'}; committed with the stand-in: "
                 f"{verdict_words(rd['committed verdict']) or 'none'}. From `{job}` ({prov}).\n",
                 "\n".join(_model_rows(rd, name)) + "\n",
-                f"Not depending on the model: {len(apart)} conclusions.\n", "\n".join(_apart_rows(apart)) + "\n"]
+                f"Not depending on the model: {n(len(apart), 'conclusion')}.\n", "\n".join(_apart_rows(apart)) + "\n"]
     return "\n".join(out)
 
 # %% ../nbs/02e_scorecard.ipynb #6a7461ea
