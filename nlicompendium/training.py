@@ -363,7 +363,9 @@ def fit(train, # training split: a Dataset (id, premise, hypothesis, label) or a
                                                    head_dropout=cfg.head_dropout)
     model = model.to(device)
     if as_is_of(cfg.model):  # a checkpoint trained for NLI elsewhere, evaluated as it is (models.as_is_checkpoint)
-        return TrainResult(model.eval(), None, None, pd.DataFrame(), {}, cfg, 0, 0.0, 0.0)
+        m = _evaluate(model, dv, PairCollator(tok), cfg, device, bf16) if dv is not None else {}  # dev picks a seed
+        best = {"step": 0, "epoch": 0, "metric": cfg.metric, "value": m[cfg.metric], "dev": m} if m else {}
+        return TrainResult(model.eval(), None, None, pd.DataFrame(), best, cfg, 0, 0.0, 0.0)
     # fused: one kernel per step
     make_opt = lambda: torch.optim.AdamW(_param_groups(model, cfg.weight_decay), lr=cfg.lr, fused=ch["fused"])
     opt = make_opt()

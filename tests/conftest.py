@@ -117,8 +117,10 @@ def dask_study(smoke, cluster):
 # long notebook executions start at once and the tail is the short scopes, so neither worker waits long for the other.
 # Every scope is listed: one left out would come last, however long it is.
 COSTLIEST_FIRST = [
+    "test_your_model.py::TestYourModel",                   # ~130-210 s here (2-core Xeon, loaded): TaxiNLI, MiniLM tuned
     "test_rehearsal.py::TestRehearsalTaxiNLICBMSciNLI",    # ~41 s: three notebooks on stand-ins
     "test_papermill.py::TestCBAndMSciNLI",                 # ~37 s
+    "test_your_model.py::TestAsIs",                        # ~60 s here (loaded): TaxiNLI with a tiny classifier as it is
     "test_papermill.py",                                   # ~34 s: the official protocol, the datasets job, a bad parameter
     "test_docs.py",                                        # ~29 s: the Sphinx build, then Chromium
     "test_papermill.py::TestRoNLI",                        # ~21 s
@@ -132,6 +134,7 @@ COSTLIEST_FIRST = [
     "test_run_lock.py",                                    # ~11 s
     "test_budget.py", "test_project.py", "test_recheck.py", "test_progress.py", "test_real_data.py",  # ~5-8 s each
     "test_claims_rules.py", "test_scorecard.py", "test_register.py",  # ~5 s each
+    "test_your_model.py",                                  # ~5 s: the refusals, each before anything runs
     "test_ronli_register.py",                              # ~5 s
     "test_ronli_table2.py",                                # ~2 s
     "test_reader_text.py", "test_gpu_first_run.py",        # ~2-4 s
