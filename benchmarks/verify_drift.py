@@ -1,7 +1,8 @@
 """How far each claim's estimate moves between CPU code paths: one study job rerun under several kinds of machine (the
 default kernels, and AVX2 kernels forced on the same CPU), each with its own download cache so that nothing is read
 from a cache, then every model-result claim's estimate compared, in the metric's units and against the row's standard
-error. The largest move is what `claims.VERIFY_DRIFT` declares (`--verify`'s tolerance and rule f rest on it).
+error, and its verdict, each run's claims decided again from its evidence by today's rules. The largest move is what
+`claims.VERIFY_DRIFT` declares (`--verify`'s tolerance and rule f rest on it).
 
     python benchmarks/verify_drift.py [--jobs curriculum-ronli] [--kinds default avx2] [--out /tmp/verify_drift]
                                       [--threads 1] [--reuse]
@@ -62,6 +63,12 @@ def compare(job: str, a: str, b: str, ta: pd.DataFrame, tb: pd.DataFrame, metric
     return pd.DataFrame(rows)
 
 
+def decided(folder: Path) -> pd.DataFrame:
+    "A run's claims decided again from its evidence by today's rules (`claims.recheck`): every kind under one rule."
+    from nlicompendium.claims import load_evidence, recheck
+    return recheck(*load_evidence(folder))
+
+
 def lscpu() -> str:
     "The machine, in lscpu's words (model, flags that decide the kernels)."
     try: out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
@@ -118,7 +125,7 @@ def main():
     tabs, committed = [], {}
     for job in a.jobs:
         metric = metrics_of(ROOT / "tables" / job / "claims_declarations.json")
-        runs = {k: pd.read_csv(out / k / job / "claims.csv") for k in a.kinds}
+        runs = {k: decided(out / k / job) for k in a.kinds}
         man = json.loads((ROOT / "tables" / job / "manifest.json").read_text())
         mine = json.loads((out / a.kinds[0] / job / "manifest.json").read_text())
         m, same = man["machine"], man.get("code") == mine.get("code")
@@ -127,7 +134,7 @@ def main():
                           f"commit {man['git']['commit'][:7]}, code key {man['code']}"
                           + ("" if same else f" (rerun here: {mine['code']}; the code differs, so its moves are code "
                                              "and machine together)"))
-        runs["committed"] = pd.read_csv(ROOT / "tables" / job / "claims.csv")
+        runs["committed"] = decided(ROOT / "tables" / job)
         for x, y in itertools.combinations(runs, 2): tabs.append(compare(job, x, y, runs[x], runs[y], metric))
     t = pd.concat(tabs, ignore_index=True)
     t.to_csv(ROOT / "benchmarks" / "verify_drift.csv", index=False, float_format="%.6g")

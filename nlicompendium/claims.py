@@ -52,9 +52,10 @@ EXPECTATIONS = ("greater", "less", "equal")  # A > B, A < B, no difference betwe
 
 # the drift --verify allows a model result between machines, in the row's standard errors (SE: half its 95% interval
 # / 1.96): `multiple` times the largest move measured (benchmarks/verify_drift.py, its table verify_drift.md)
-VERIFY_DRIFT = {"largest": 0.63, "multiple": 2.0,
-                "source": "benchmarks/verify_drift.md: RoNLI's 29 model-result claims (curriculum-ronli) rerun on a "
-                          "Xeon (AVX-512) against its committed run (EPYC, AVX2): 0.625 SE at most (h2l_below_e2l)"}
+VERIFY_DRIFT = {"largest": 0.85, "multiple": 1.5,
+                "source": "benchmarks/verify_drift.md: RoNLI's model-result claims (curriculum-ronli) run on a Xeon "
+                          "with its default (AVX-512) and AVX2 kernels, and its committed run (EPYC, AVX2): at most "
+                          "0.840 SE (stra_vs_stscl); the multiple for what was not measured (bf16, GPUs)"}
 
 def verify_tolerance(low: float, high: float, # the row's 95% interval of A - B
                      unit: str = "seeds", # the claim's unit: a data claim's number may not move at all
