@@ -161,6 +161,11 @@ def _welch_ci(a, b, level=0.95, r=None):  # r: the Welch test of a and b, when a
     if np.ptp(a) == 0 and np.ptp(b) == 0: return (a.mean() - b.mean(),) * 2
     return tuple((sps.ttest_ind(a, b, equal_var=False) if r is None else r).confidence_interval(level))
 
+def _paired_ci(d, level=0.95):  # d: the per-seed differences A - B; the paired t interval of their mean
+    if np.ptp(d) == 0: return (d.mean(),) * 2
+    half = sps.t.ppf((1 + level) / 2, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d))
+    return d.mean() - half, d.mean() + half
+
 # %% ../nbs/02b_claims.ipynb #22338467
 def _seed_test(a, b, test, r=None):  # r: the Welch test of a and b, when already computed
     if test == "mann-whitney": r = mann_whitney(a, b); return r.statistic, r.pvalue, "Mann-Whitney U (scipy)"
@@ -208,7 +213,7 @@ def over_seeds(a: Sequence[float], # A's score per seed
                aso_iterations: int = 1000, # deepsig's bootstrap iterations (0: no ASO)
                seed: int = 0,
               ) -> Evidence:
-    "Two systems over seeds: mean difference, Welch's interval, the declared test, TOST, ASO; or one against a number."
+    "Two systems over seeds: mean difference, paired or Welch's interval, the test, TOST, ASO; or against a number."
     if test not in SEED_TESTS: raise ValueError(f"test must be one of {SEED_TESTS}, got {test!r}")
     if np.ndim(b) == 0:
         ev = _against_number(np.asarray(a, float), float(b), margin); ev.sign_settled = sign_settled(a, float(b))
@@ -220,7 +225,7 @@ def over_seeds(a: Sequence[float], # A's score per seed
     # one Welch test (scipy's wrapper costs ~2 ms a call): the interval, and the p-value when the test is Welch's
     r = None if np.ptp(a) == 0 and np.ptp(b) == 0 else sps.ttest_ind(a, b, equal_var=False)
     stat, p, name = _seed_test(a, b, test, r)
-    lo, hi = _welch_ci(a, b, r=r)
+    lo, hi = _paired_ci(a - b) if test == "paired-t" else _welch_ci(a, b, r=r)
     p_eq = None
     if margin is not None:
         from statsmodels.stats.weightstats import ttost_ind, ttost_paired

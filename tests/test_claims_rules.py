@@ -270,3 +270,14 @@ def test_every_committed_row_says_its_kind_of_evidence_first():
         ran = ~t.evidence.isin([C.EVIDENCE["not run"], C.EVIDENCE["not testable"]])
         assert t["computed by"][~ran].isna().all(), p  # a row that did not run has no 'computed by'
         assert (C.evidence_kind(t.drop(columns="evidence")) == t.evidence).all(), p  # derivable from the row
+
+
+def test_a_paired_test_prints_the_paired_interval():
+    "A paired t-test's 95% interval is t over the per-seed differences (scipy's ttest_rel), not Welch's."
+    from scipy.stats import ttest_rel
+    a, b = np.array([46.1, 47.9, 46.0, 47.3, 46.9]), np.array([47.2, 48.6, 47.1, 48.5, 47.7])  # seeds move together
+    ev = C.over_seeds(a, b, test="paired-t", aso_iterations=0)
+    assert np.allclose((ev.low, ev.high), ttest_rel(a, b).confidence_interval(0.95)), (ev.low, ev.high)
+    assert ev.high < 0  # the paired interval excludes 0 where Welch's does not
+    welch = C.over_seeds(a, b, aso_iterations=0)
+    assert welch.low < 0 < welch.high
