@@ -1162,7 +1162,12 @@ def recheck_caption(declarations: dict, # as committed: its caption has '{verdic
                     table: pd.DataFrame, # the rechecked claims
                    ) -> str:
     "claims.csv's caption with the rechecked table's verdict counts."
-    return (declarations.get("caption") or "").replace("{verdict counts}", verdict_counts(table))
+    return (declarations.get("caption") or "").replace("{verdict counts}", _caption_counts(table))
+
+def _caption_counts(table):  # the distinct conclusions' verdicts (`by_conclusion`), then the rows'
+    bc = by_conclusion(table)
+    n = f"{len(bc)} conclusion{'s' * (len(bc) != 1)}"
+    return f"{n}: {verdict_counts(bc)}; {len(table)} rows: {verdict_counts(table)}"
 
 # %% ../nbs/02b_claims.ipynb #e7d96f5b
 def write_claims(res, # a `core.Results` (anything with its `table` and `value`)
@@ -1174,10 +1179,10 @@ def write_claims(res, # a `core.Results` (anything with its `table` and `value`)
     if df.empty: raise ValueError("no claims in the ledger: declare the paper's conclusions (untestable ones too)")
     dup = df.key[df.key.duplicated()].tolist()
     if dup: raise ValueError(f"claim keys repeat across the ledgers: {dup}")
-    counts = verdict_counts(df)
-    caption = caption or ("; ".join(f"{led.paper}: computed by {led.computed_by}" for led in ledgers)
-                          + f". Verdicts at alpha = {ALPHA}: {counts}")
+    counts = _caption_counts(df)  # a caption given with the rows' counts gets the conclusions' beside them
+    caption = caption.replace(verdict_counts(df), counts) if caption else ("; ".join(
+        f"{led.paper}: computed by {led.computed_by}" for led in ledgers) + f". Verdicts at alpha = {ALPHA}: {counts}")
     res.table("claims", df, caption=caption, index=False)
-    res.value("claims_verdicts", counts, alpha=ALPHA)
+    res.value("claims_verdicts", verdict_counts(df), alpha=ALPHA)
     if hasattr(res, "data_file"): write_evidence(res, ledgers, caption.replace(counts, "{verdict counts}"))
     return df

@@ -281,3 +281,20 @@ def test_a_paired_test_prints_the_paired_interval():
     assert ev.high < 0  # the paired interval excludes 0 where Welch's does not
     welch = C.over_seeds(a, b, aso_iterations=0)
     assert welch.low < 0 < welch.high
+
+
+def test_the_claims_caption_counts_conclusions_and_rows_apart():
+    "claims.md's caption gives the distinct conclusions (`by_conclusion`) and, separately, the rows."
+    class _Res:
+        def table(self, name, df, caption="", index=True): self.caption = caption
+        def value(self, name, value, **extra): pass
+    led = Claims("P", "model X", aso_iterations=0)
+    for k in ("n1", "n2"):  # two parts of one conclusion: one conclusion, two rows
+        led.data(Claim(k, "550 pairs", "Table 2", "550", "pairs", "the paper's", "", "holds", "data",
+                       conclusion="sizes", quote="550 pairs"), 550, 550)
+    led.untestable(Claim("u", "s", "§5", "p", quote="q"), "needs X")
+    r = _Res(); df = C.write_claims(r, led)
+    assert len(df) == 3 and len(C.by_conclusion(df)) == 2
+    assert "2 conclusions: 1 not testable here, 1 supported" in r.caption or \
+        "2 conclusions: 1 supported, 1 not testable here" in r.caption, r.caption
+    assert "3 rows: 2 supported, 1 not testable here" in r.caption, r.caption
