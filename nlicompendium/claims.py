@@ -403,7 +403,8 @@ NOT_QUOTED = "not yet quoted"  # a claim declared before quotes were required; t
 NOT_DECLARED = "not yet declared"  # the same for its setting
 SETTINGS = {"paper": "the paper's data and model", "substitute model": "the paper's data with a substitute model",
             "substitute data": "substitute data and model",
-            "re-analysis": "a re-analysis of the paper's released predictions"}  # what a verdict is a verdict on
+            "re-analysis": "a re-analysis of the paper's released predictions",
+            "data": "the released data"}  # what a verdict is a verdict on (no model ran for the last two)
 EVIDENCE = {"data": "a statement about the released data",  # the kind of evidence, the first column of every row
             "re-analysis": "a re-analysis of the paper's released predictions",
             "substitute model": "a model result, with the paper's data and a substitute model",
@@ -579,9 +580,10 @@ def _evidence_of_row(r: dict) -> str:
     if r.get("verdict") == "not testable here":  # before 'not run here' existed, its reason said so
         return EVIDENCE["not run" if any(w in str(r.get("reason", "")) for w in NOT_RUN) else "not testable"]
     s = r.get("setting")
-    for k in ("re-analysis", "substitute model", "substitute data"):
+    for k in ("data", "re-analysis", "substitute model", "substitute data"):
         if s == SETTINGS[k]: return EVIDENCE[k]
     if s == NOT_DECLARED and r.get("unit") != "data": return NOT_DECLARED
+    if s == SETTINGS["paper"] and r.get("unit") in ("seeds", "seeds and examples"): return EVIDENCE["paper"]  # ran
     return EVIDENCE["data"]  # the paper's data and model: its model runs only in the gpu profile, which declares it
 
 def evidence_kind(table: pd.DataFrame, # a claims table, with or without its 'evidence' column
@@ -592,11 +594,18 @@ def evidence_kind(table: pd.DataFrame, # a claims table, with or without its 'ev
     given = table["evidence"]
     return given.where(given.notna() & (given.astype(str) != ""), derived).rename("evidence")
 
+def _setting_of(evidence: str, setting: str) -> str:
+    "A row's setting from its kind of evidence (`EVIDENCE`'s words); a row that did not run keeps its claim's."
+    k = next((k for k, v in EVIDENCE.items() if v == evidence), None)
+    if k not in SETTINGS: return setting  # not run, not testable (or not declared)
+    if k in ("data", "re-analysis") and setting == SETTINGS["substitute data"]: return setting  # a made sample
+    return SETTINGS[k]
+
 # %% ../nbs/02b_claims.ipynb #decide01
 def _machine_free(c: Claim) -> bool:
     "True where no model ran on this machine (released data, released predictions): its numbers cannot drift."
     if c.unit == "data" or c.evidence in ("data", "re-analysis"): return True
-    return not c.evidence and c.setting in (SETTINGS["re-analysis"], SETTINGS["paper"])  # the gpu profile declares
+    return not c.evidence and c.setting in (SETTINGS["data"], SETTINGS["re-analysis"], SETTINGS["paper"])
 
 def _side(c: Claim, x: float):
     "Which side x lies on: of 0 for a directional claim, of the margin for a no-difference claim with one."
@@ -717,6 +726,7 @@ class Claims:
                 "computed by": computed_by or self.computed_by}
         row["evidence"] = EVIDENCE[c.evidence] if c.evidence else _evidence_of_row(row)
         if row["evidence"] in (EVIDENCE["not run"], EVIDENCE["not testable"]): row["computed by"] = ""  # nothing ran
+        row["setting"] = _setting_of(row["evidence"], c.setting)  # released data, released predictions: no model
         if ev is not None:
             self.decided[c.key] = (c, ev)
             row |= {"n": ev.n, "test": ev.test, "A": ev.a, "B": ev.b, "estimate (A - B)": ev.estimate,

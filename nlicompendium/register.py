@@ -234,7 +234,7 @@ def fill(text, # a register text with {fact} placeholders (format specs allowed:
     except KeyError as e: raise RegisterError(f"{where}: the study gave no fact {e.args[0]!r}") from None
 
 # %% ../nbs/02d_register.ipynb #fd90d34f
-SETTING_OF = {"data": "paper", "re-analysis": "re-analysis", "substitute model": "substitute model",
+SETTING_OF = {"data": "data", "re-analysis": "re-analysis", "substitute model": "substitute model",
               "substitute data": "substitute data", "paper": "paper"}  # a kind of evidence -> claims.SETTINGS
 
 def _on(reg: dict, kind: str, ut, run: dict) -> str:

@@ -298,3 +298,22 @@ def test_the_claims_caption_counts_conclusions_and_rows_apart():
     assert "2 conclusions: 1 not testable here, 1 supported" in r.caption or \
         "2 conclusions: 1 supported, 1 not testable here" in r.caption, r.caption
     assert "3 rows: 2 supported, 1 not testable here" in r.caption, r.caption
+
+
+def test_a_rows_setting_follows_its_kind_of_evidence():
+    "No model ran for a statement about released data or a re-analysis: its setting says so, not 'the paper's model'."
+    led = Claims("P", "model X", aso_iterations=0)
+    data = dict(paper_numbers="550", a="pairs", b="the paper's", metric="", expect="holds", unit="data", quote="q")
+    led.data(Claim("d", "550 pairs", "Table 2", setting="paper", **data), 550, 550)
+    led.data(Claim("r", "3 errors", "§4", setting="paper", evidence="re-analysis", **data), 550, 550)
+    led.data(Claim("s", "550 pairs", "Table 2", setting="substitute data", **data), 550, 550)  # a project-made sample
+    led.untestable(Claim("u", "s", "§5", "p", quote="q", setting="paper"), "needs the paper's model")
+    t = led.table().set_index("key")
+    assert t.loc["d", "setting"] == "the released data" == C.SETTINGS["data"], t.loc["d", "setting"]
+    assert t.loc["r", "setting"] == C.SETTINGS["re-analysis"], t.loc["r", "setting"]
+    assert t.loc["s", "setting"] == C.SETTINGS["substitute data"]  # a sample's statistic is not the released data's
+    assert t.loc["u", "setting"] == C.SETTINGS["paper"] and t.loc["u", "computed by"] in ("", None) or \
+        pd.isna(t.loc["u", "computed by"])  # not testable: the claim's own setting, nothing computed
+    assert t.loc["d", "computed by"] == "model X"
+    old = t.reset_index().drop(columns=["evidence"])  # a table without the column reads the kind from the setting
+    assert C.evidence_kind(old).tolist()[:2] == [C.EVIDENCE["data"], C.EVIDENCE["re-analysis"]]
