@@ -871,7 +871,17 @@ def seeds(self: Claims,
     loo = one_seed_out(c.expect, a, b, c.test, margin)
     v, why = _decide(c, ev, loo, lambda: loo)
     power = seeds_for_power(a, b, paired=c.test == "paired-t", margin=margin) if "inconclusive" in v else np.nan
+    why = [*why, _power_words(c, ev, power, "seeds" if np.ndim(b) == 0 else "seed pairs" if c.test == "paired-t"
+                                                else "seeds a side")]
     return self._add(c, v, "; ".join(r for r in why if r), ev, computed_by, **{"seeds for 80% power": power})
+
+def _power_words(c: Claim, ev: Evidence, n: float, what: str) -> str:
+    "What a power count beyond a thousand seeds counts: the test, the estimate against the margin, and its unit."
+    if not (np.isfinite(n) and n > 1000): return ""
+    m = c.margin if c.expect == "equal" else None
+    test = (f"TOST at this estimate, {m - abs(ev.estimate):.2g} inside the \u00b1{m:g} margin" if m is not None and
+            abs(ev.estimate) < m else f"a two-sided test at this estimate ({ev.estimate:.3g})")
+    return f"80% power for {test} needs {n:,.0f} {what}: no feasible number of seeds settles it"
 
 # %% ../nbs/02b_claims.ipynb #69a8a047
 def _example_drops(na: int, nb: int, paired: bool) -> list:

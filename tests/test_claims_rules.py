@@ -317,3 +317,19 @@ def test_a_rows_setting_follows_its_kind_of_evidence():
     assert t.loc["d", "computed by"] == "model X"
     old = t.reset_index().drop(columns=["evidence"])  # a table without the column reads the kind from the setting
     assert C.evidence_kind(old).tolist()[:2] == [C.EVIDENCE["data"], C.EVIDENCE["re-analysis"]]
+
+
+def test_a_power_count_beyond_any_run_says_what_it_counts():
+    "MSciNLI's 100%-25% row printed '64,500 seeds' bare: TOST's seed pairs at an estimate 0.013 inside a ±1 margin."
+    from scipy.stats import norm
+    d = np.array([-0.47, -1.31, -1.20, -0.85, -1.105])  # paired differences, mean -0.987 (the committed row's estimate)
+    b = np.array([47.0, 48.1, 47.5, 48.6, 47.9]); a = b + d
+    led = Claims("P", "m", aso_iterations=0)
+    r = led.seeds(Claim("k", "A = B", "§4", "76.6 vs 77.2", "A", "B", "macro F1", "equal", test="paired-t", margin=1.0,
+                        quote="q"), a, b)
+    se = lambda n: d.std(ddof=1) / np.sqrt(n)  # Chow, Shao and Wang (2008) 3.2.3, by hand: the first n with 80% power
+    ns = np.arange(2, 200_001); z = norm.ppf(0.95)
+    pw = norm.cdf((1 - abs(d.mean())) / se(ns) - z) + norm.cdf((1 + abs(d.mean())) / se(ns) - z) - 1
+    n = int(ns[np.argmax(pw >= 0.8)])
+    assert r["seeds for 80% power"] == n > 1000
+    assert f"{n:,} seed pairs" in r["reason"] and "inside the ±1 margin" in r["reason"], r["reason"]
