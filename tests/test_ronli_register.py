@@ -73,3 +73,36 @@ def test_each_job_decides_its_share(reg, job, share):
     if set(got.key) != want and "register" not in json.loads((csv.parent / "manifest.json").read_text())["values"]:
         pytest.skip(f"{job}'s committed run predates the register")
     assert set(got.key) == want
+
+
+def test_one_comparison_counts_once(reg):
+    "Sentences asserting one comparison (systems, metric) are one conclusion: no two paper's conclusions share one."
+    seen = {}
+    for c, p in _parts(reg):
+        if c.get("control") or p["test"] == "none": continue
+        on = c["key"].startswith("scinli_")  # SciNLI's Table 6 is another data set
+        seen.setdefault((on, p.get("a"), p.get("b"), p.get("metric")), set()).add(c["key"])
+    assert {k: v for k, v in seen.items() if len(v) > 1} == {}
+
+
+FAMILY_OF_9 = ("stra_vs_lengthcl", "stra_vs_stscl", "stra_vs_cartcl", "stra_vs_cartclpp", "stra_vs_oversampled",
+               "stra_vs_oversampled_micro", "stra_vs_oversampled_mann_whitney", "stra_vs_oversampled_cochran",
+               "confound_matched_1e-3", "confound_matched_1e-4", "confound_code_rates")
+
+
+def test_the_split_family_and_the_removed_parts_are_recorded(reg):
+    "The committed family of 9 split after the runs is an amendment of every part; parts removed after it are back."
+    parts = {p["key"]: p for _, p in _parts(reg)}
+    assert all(any(a["field"] == "family_size" and a["before"] == 9 for a in parts[k].get("amendments", ()))
+               for k in FAMILY_OF_9)
+    assert {"oversampling_micro", "auto_manual_kappa_value"} <= set(parts)  # removed after their evidence: restored
+    con = {c["key"]: c for c in reg["conclusions"]}
+    assert {p["key"] for p in con["oversampling"]["parts"]} == {"oversampling_macro", "oversampling_micro"}
+
+
+def test_by_construction_and_late_rows_count_apart(reg):
+    "The one-seed map's minority rows (true by construction here) and rows declared after a read are controls."
+    con = {c["key"]: c for c in reg["conclusions"]}
+    late = ("e2l_no_minority", "h2l_holds_minority", "eq1_orders_regions", "regions_not_partition", "not_saturated")
+    assert all(con[k].get("control") for k in late)
+    assert all("by construction" in p["reading"] for k in late[:2] for p in con[k]["parts"])
