@@ -429,6 +429,22 @@ def write_scorecard(root: str | Path | None = None, # project root (reads tables
     from nlicompendium.scorecard import write
     return write(root)
 
+def _record_papermill_model(run: str | Path, # a model run's folder, runs/<name>, with study folders
+                           ) -> int:
+    "Record, in each study manifest of a papermill run (-p model), the model it names: words and files' SHA-256."
+    import json
+    from nlicompendium.models import _model_fingerprint, model_in_words
+    done = 0
+    for man in sorted(Path(run).glob("*/manifest.json")):
+        m = json.loads(man.read_text()); p = m.get("params") or {}
+        model = (p.get("models") or [None])[0] or p.get("model")
+        if m.get("model_under_test") or not model: continue  # recorded by nlic_reproduce --model, or no model named
+        m["model_under_test"] = {"model": model, "name": Path(run).name, "words": model_in_words(model),
+                                 "fingerprint": _model_fingerprint(model), "as_is": False, "studies": [man.parent.name]}
+        with atomic_write(man) as f: json.dump(m, f, indent=2, default=str)
+        done += 1
+    return done
+
 def scorecard_cli(argv=None):
     "Rewrite the scorecard, the studies' evidence pages and the forest plot from the committed claims tables."
     ap = argparse.ArgumentParser(prog="nlic_scorecard", description=scorecard_cli.__doc__)
@@ -438,6 +454,7 @@ def scorecard_cli(argv=None):
     a = ap.parse_args(argv)
     if a.run:
         from nlicompendium.scorecard import write_model
+        _record_papermill_model(a.run)  # a papermill run (-p model): its model's words and fingerprint, from its files
         out = write_model(a.run, a.root); print(f"{out} written ({out.stat().st_size / 1024:.1f} KB)"); return 0
     out = write_scorecard(a.root)
     print(f"{out} written ({out.stat().st_size / 1024:.1f} KB), with tables/<job>/evidence.md and {SCORECARD_FIGURE}")

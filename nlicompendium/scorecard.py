@@ -518,16 +518,13 @@ _MODEL_TABLES = {"taxinli": ("fig5_accuracy_by_category", "Accuracy per reasonin
 
 def run_model(folder: str | Path, # a study's run folder (holds manifest.json)
              ) -> dict:
-    "The model a study ran with: the record `nlic_reproduce --model` left in its manifest, else its parameters'."
+    "The model a study ran with: the record `nlic_reproduce --model` (or `nlic_scorecard RUN`) left in its manifest."
     import json
-    from nlicompendium.models import model_in_words, _model_fingerprint
     m = json.loads((Path(folder) / "manifest.json").read_text())
     if m.get("model_under_test"): return m["model_under_test"]
-    p = m.get("params") or {}
+    p = m.get("params") or {}  # a run no command recorded: its parameters name the model, nothing vouches for its files
     model = (p.get("models") or [None])[0] or p.get("model")  # TaxiNLI takes a list of models, the others one
-    try: fp = _model_fingerprint(model)
-    except Exception: fp = "not recorded"  # noqa: BLE001 (a model no longer here: the page says so)
-    return {"model": model, "words": model_in_words(model) if model else "not recorded", "fingerprint": fp,
+    return {"model": model, "words": str(model) if model else "not recorded", "fingerprint": "not recorded",
             "as_is": False}
 
 def run_studies(run: str | Path, # a model run's folder, runs/<name>
