@@ -161,10 +161,9 @@ def _welch_ci(a, b, level=0.95, r=None):  # r: the Welch test of a and b, when a
     if np.ptp(a) == 0 and np.ptp(b) == 0: return (a.mean() - b.mean(),) * 2
     return tuple((sps.ttest_ind(a, b, equal_var=False) if r is None else r).confidence_interval(level))
 
-def _paired_ci(d, level=0.95):  # d: the per-seed differences A - B; the paired t interval of their mean
-    if np.ptp(d) == 0: return (d.mean(),) * 2
-    half = sps.t.ppf((1 + level) / 2, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d))
-    return d.mean() - half, d.mean() + half
+def _paired_ci(d, level=0.95):  # d: the per-seed differences A - B; the paired t interval of their mean (scipy's)
+    if np.ptp(d) == 0: return (d.mean(),) * 2  # no spread: scipy's interval would be nan
+    return tuple(sps.ttest_1samp(d, 0.0).confidence_interval(level))
 
 # %% ../nbs/02b_claims.ipynb #22338467
 def _seed_test(a, b, test, r=None):  # r: the Welch test of a and b, when already computed
