@@ -15,8 +15,8 @@ from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['DATA_ENV', 'CACHE_ENV', 'PROFILES', 'REHEARSAL_ENV', 'SIZE_FIELDS', 'RUN_SIZES', 'MIN_SEEDS', 'FEWER_SEEDS',
-           'TF32_ENV', 'OUTPUT_DIRS', 'KEY_PACKAGES', 'ISA_OVERRIDES', 'RESERVED_ENTRIES', 'project_root', 'data_root',
-           'cache_dir', 'NLIDataError', 'Profile', 'in_test', 'rehearsal', 'resolve_profile', 'run_sizes',
+           'TF32_ENV', 'OUTPUT_DIRS', 'DECIDING', 'KEY_PACKAGES', 'ISA_OVERRIDES', 'RESERVED_ENTRIES', 'project_root',
+           'data_root', 'cache_dir', 'NLIDataError', 'Profile', 'in_test', 'rehearsal', 'resolve_profile', 'run_sizes',
            'seeds_shortfall', 'run_sizes_table', 'param_list', 'seed_everything', 'get_device', 'bf16_supported',
            'compute_spec', 'allow_tf32', 'tf32_matmuls', 'autocast_policy', 'llm_dtype', 'sha256_file', 'git_info',
            'notebook_fingerprint', 'code_fingerprint', 'package_versions', 'machine_info', 'data_fingerprint',
@@ -314,17 +314,31 @@ def notebook_fingerprint(path: str | Path, # a notebook
     return hashlib.sha256(json.dumps(code).encode()).hexdigest()[:16]
 
 # %% ../nbs/00_core.ipynb #865105bf
+DECIDING = ("claims", "register", "scorecard", "cli")  # modules that decide and present results; no unit runs them
+
+def _exports(nb: Path) -> str | None:
+    "The module a notebook exports (its `#| default_exp`), or None."
+    for c in json.loads(nb.read_text(encoding="utf-8"))["cells"]:
+        s = "".join(c["source"]) if c["cell_type"] == "code" else ""
+        if "#| default_exp" in s: return s.split("#| default_exp", 1)[1].split()[0]
+    return None
+
 def code_fingerprint(root: str | Path | None = None, # project root; defaults to `project_root()`
+                     compute: bool = False, # leave out `DECIDING` and their notebooks: what a study's units run
                     ) -> str:
     "A short hash of the library's source files and of the library notebooks' code cells."
     import nlicompendium
     root = Path(root) if root is not None else project_root()
     pkg = root / "nlicompendium" if (root / "nlicompendium").is_dir() else Path(nlicompendium.__file__).parent
+    skip = set(DECIDING) if compute else set()
     h = hashlib.sha256()
-    for p in sorted(pkg.glob("*.py")): h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    for p in sorted(pkg.glob("*.py")):
+        if p.stem not in skip: h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
     for p in sorted((root / "nbs").glob("0[0-9]*.ipynb")):
+        if skip and _exports(p) in skip: continue
         h.update(p.name.encode() + b"\0" + notebook_fingerprint(p).encode() + b"\0")
     return h.hexdigest()[:16]
+
 
 # %% ../nbs/00_core.ipynb #5363349c
 KEY_PACKAGES = ("nlicompendium", "torch", "transformers", "datasets", "accelerate", "numpy", "pandas", "scipy",

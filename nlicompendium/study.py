@@ -67,7 +67,7 @@ def study_setup(name: str, # the run's name; outputs go to runs/<name>-<profile>
     out = project_root() / (out_dir or f"runs/{name}-{prof.name}")
     res = Results(out, params={**dict(params or {}), "profile": prof.name, "model": model_name, "seeds": seed_list},
                   seed=seed_list, data=data, name=name)
-    code = {"library": code_fingerprint(),
+    code = {"library": code_fingerprint(compute=True),  # what units run: a changed rule re-decides, it does not retrain
             **({"notebook": notebook_fingerprint(project_root() / "nbs" / notebook)} if notebook else {})}
     fan = {"executor": executor, "executor_address": executor_address,
            "workers": None if workers is None else int(workers)}
