@@ -398,6 +398,8 @@ def data_fingerprint(data, # a DatasetDict, Dataset, DataFrame, or mapping of th
     return h.hexdigest()
 
 # %% ../nbs/00_core.ipynb #c258809a
+_UMASK = os.umask(0o022); os.umask(_UMASK)  # read once, at import: setting it later could race with other threads
+
 @contextlib.contextmanager
 def atomic_write(path: str | Path, # final destination
                  mode: str = "w", # 'w' for text, 'wb' for bytes
@@ -410,7 +412,7 @@ def atomic_write(path: str | Path, # final destination
         with os.fdopen(fd, mode, encoding=None if "b" in mode else encoding) as f:
             yield f
             f.flush(); os.fsync(f.fileno())
-        os.replace(tmp, path)
+        os.chmod(tmp, 0o666 & ~_UMASK); os.replace(tmp, path)  # mkstemp's file is private (0600): the mode `open` gives
     except BaseException:
         with contextlib.suppress(FileNotFoundError): os.unlink(tmp)
         raise
