@@ -26,6 +26,36 @@ RONLI_BASELINES = {  # Table 5 (micro F1, macro F1) and what each row needs; hub
 }
 
 
+# %% ../nbs/03a_baselines.ipynb #5f1c2a01
+def _add_rows(out: np.ndarray, # (n, dim) float32 rows to add to, in place
+              table: np.ndarray, # (rows, dim) the vectors to add
+              rows: Sequence[Sequence[int]], # for each row of `out`, the rows of `table` to add, in this order
+             ) -> np.ndarray:
+    "Add `table[rows[i]]` to `out[i]` one vector at a time in list order (gensim's loop, all rows at once); counts."
+    lens = np.array([len(r) for r in rows], dtype=np.int64)
+    idx = np.zeros((len(rows), int(lens.max(initial=0))), dtype=np.int64)
+    for i, r in enumerate(rows): idx[i, :len(r)] = r
+    for k in range(idx.shape[1]):  # the k-th addend of every row that has one: the same float32 sums, in the same order
+        live = np.flatnonzero(lens > k); out[live] += table[idx[live, k]]
+    return lens
+
+def _word_vectors(words: Sequence[str], vectors) -> np.ndarray:
+    "(words, dim) float32: `vectors[w]` of each word; a gensim model's known rows and n-gram means at once."
+    kv, words = getattr(vectors, "key_to_index", None), list(words)
+    if kv is None or getattr(vectors, "vectors", None) is None:
+        return np.stack([np.asarray(vectors[w], dtype=np.float32) for w in words])
+    idx = np.array([kv.get(w, -1) for w in words], dtype=np.int64)
+    out, oov = np.asarray(vectors.vectors, dtype=np.float32)[np.maximum(idx, 0)], np.flatnonzero(idx < 0)
+    if len(oov) and getattr(vectors, "vectors_ngrams", None) is not None and getattr(vectors, "bucket", 0):
+        from gensim.models.fasttext import ft_ngram_hashes  # FastTextKeyedVectors.get_vector: n-grams' mean, or zeros
+        grams = [ft_ngram_hashes(words[j], vectors.min_n, vectors.max_n, vectors.bucket) for j in oov]
+        w = np.zeros((len(oov), out.shape[1]), dtype=np.float32)
+        lens = _add_rows(w, vectors.vectors_ngrams, grams)
+        out[oov] = np.divide(w, lens[:, None].astype(np.float32), out=w, where=lens[:, None] > 0)
+    else:
+        for j in oov: out[j] = vectors[words[j]]  # a KeyError for a word a plain KeyedVectors lacks, as before
+    return out
+
 # %% ../nbs/03a_baselines.ipynb #38581639
 def cbow(texts: Sequence[str], # sentences
          vectors, # word -> vector: gensim `KeyedVectors`/`FastTextKeyedVectors`, or any mapping with `vector_size`
@@ -36,7 +66,7 @@ def cbow(texts: Sequence[str], # sentences
     out, empty, sents = np.zeros((len(texts), dim), dtype=np.float32), 0, [str(t).split() for t in texts]
     # each distinct word looked up once (fastText computes an unseen word's vector from its n-grams at every lookup)
     vocab = {w: j for j, w in enumerate(dict.fromkeys(w for s in sents for w in s))}
-    V = np.stack([np.asarray(vectors[w], dtype=np.float32) for w in vocab]) if vocab else None
+    V = _word_vectors(vocab, vectors) if vocab else None
     for i, words in enumerate(sents):
         if not words: empty += 1; continue
         out[i] = V[[vocab[w] for w in words]].mean(axis=0)  # the (words, dim) float32 array np.mean of the list makes
@@ -46,8 +76,17 @@ def cbow(texts: Sequence[str], # sentences
 def cbow_pairs(premises: Sequence[str], hypotheses: Sequence[str], vectors) -> tuple[np.ndarray, int]:
     "The concatenated CBOW vectors [premise; hypothesis] of each pair, and the count of empty sentences."
     if len(premises) != len(hypotheses): raise ValueError(f"{len(premises)} premises but {len(hypotheses)} hypotheses")
-    p, ep = cbow(premises, vectors); h, eh = cbow(hypotheses, vectors)
-    return np.concatenate([p, h], axis=1), ep + eh
+    x, empty = cbow(list(premises) + list(hypotheses), vectors)  # each distinct word of both looked up once
+    return np.concatenate([x[:len(premises)], x[len(premises):]], axis=1), empty
+
+# %% ../nbs/03a_baselines.ipynb #5f1c2a03
+def _adjust_vectors(wv):
+    "gensim's `FastTextKeyedVectors.adjust_vectors` at once: each word's vector plus its n-grams', over count + 1."
+    if wv.bucket == 0: wv.vectors = wv.vectors_vocab; return
+    out = wv.vectors_vocab[:].copy()
+    lens = _add_rows(out, wv.vectors_ngrams, wv.buckets_word)
+    out /= (lens + 1).astype(out.dtype)[:, None]  # gensim: `vectors[i] /= len(ngram_buckets) + 1`, in float32
+    wv.vectors = out
 
 # %% ../nbs/03a_baselines.ipynb #629b729b
 def train_fasttext(texts: Sequence[str], # training sentences (never the test set)
@@ -59,14 +98,17 @@ def train_fasttext(texts: Sequence[str], # training sentences (never the test se
                    bucket: int = 2_000_000, # character n-gram hash buckets (fastText's default; fewer: less memory)
                   ):
     "fastText word vectors (gensim `FastText`, one worker: deterministic for a seed) on whitespace-split `texts`."
+    import functools
     from gensim.models import FastText
     sents = [str(t).split() for t in texts]
     sents = [s for s in sents if s]
     if not sents: raise ValueError("no words to train fastText vectors on")
     m = FastText(vector_size=dim, window=5, min_count=min_count, sg=sg, min_n=3, max_n=6, seed=seed, workers=1,
                  bucket=bucket)
+    m.wv.adjust_vectors = functools.partial(_adjust_vectors, m.wv)  # gensim's per-word loop at once, same floats
     m.build_vocab(corpus_iterable=sents)
     m.train(corpus_iterable=sents, total_examples=len(sents), epochs=epochs)
+    del m.wv.adjust_vectors  # the returned vectors are gensim's own class, with its own method
     return m.wv
 
 # %% ../nbs/03a_baselines.ipynb #a31377c7
