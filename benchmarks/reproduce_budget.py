@@ -8,7 +8,7 @@ manifest says on which CPU, with which kernels, at which commit and with how man
 (committed before `nlic_reproduce` recorded them) is listed with its manifest's own timing, if any. Sums are only
 meaningful over jobs that ran on the same kind of machine with the same kernels: the table groups them so.
 
-Then each job against its arithmetic floor (issue 42): the FLOPs of its training and encoding over an fp32 GEMM rate.
+Then each job against its arithmetic floor: the FLOPs of its training and encoding over an fp32 GEMM rate.
 Each job's work is declared as parts (`workloads`), read from its notebook, `core.RUN_SIZES` (cpu profile) and its
 committed manifest and tables; token counts are the real data's word pieces under the embedded tokenizer, truncated
 at the part's max_length, unpadded. FLOPs a sequence are counted once with `FlopCounterMode` on the embedded MiniLM
@@ -27,7 +27,8 @@ t-SNE, the claims' tests, tokenizing) and parts read back from a cache in the co
 The cold-cache column: `--cold` runs what `make main` runs (papermill of nbs/05_curriculum.ipynb, dataset ronli, the
 machine's profile) with an empty download cache, feature store, unit cache and output folder (all in a temporary
 folder, removed after), then measures this machine's GEMM rates right after it, and prints the run's wall time beside
-the job's fresh-cache floor at those rates (the job's threads: 2): one machine, one moment. `--cold-seconds` takes
+the job's fresh-cache floor at those rates (the job's threads: 2) and their ratio, one machine, one moment, then the
+run's costliest cells. `--cold-seconds` takes
 the wall time of a `make main` run from an empty cache by hand (`time make main` after removing
 ~/.cache/nlicompendium and runs/curriculum-ronli-*) instead of running it.
 """
@@ -76,7 +77,7 @@ def jobs_table(root: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# The arithmetic floor of each job (issue 42, item 3): FLOPs of its training and encoding over GEMM rate.
+# The arithmetic floor of each job: FLOPs of its training and encoding over GEMM rate.
 # ---------------------------------------------------------------------------------------------------------------
 # GEMM rates recorded in benchmarks/README.md for the machine that measured the committed cell times: the 2-core
 # Intel Xeon with the AVX2 kernels forced
@@ -578,15 +579,24 @@ def this_machine() -> str:
 MAIN_JOB = "curriculum-ronli"  # what `make main` runs (Makefile): papermill of nbs/05_curriculum.ipynb, dataset ronli
 
 
-def cold_main(root: Path) -> float:
-    "Wall seconds of `make main`'s study from empty caches: download cache, feature store, units and outputs."
+def cold_main(root: Path) -> tuple[float, pd.DataFrame]:
+    "Wall seconds of `make main`'s study from empty caches (download cache, feature store, units, outputs); its cells."
     import subprocess, sys, tempfile
     with tempfile.TemporaryDirectory(prefix="nlic-cold-") as tmp:
         env = {**os.environ, "NLIC_CACHE_DIR": f"{tmp}/cache", "HF_DATASETS_CACHE": f"{tmp}/hf-datasets"}
         cmd = [str(Path(sys.executable).parent / "papermill"), "--engine", "nlic", "nbs/05_curriculum.ipynb",
                f"{tmp}/main.ipynb", "-p", "dataset", "ronli", "-p", "out_dir", f"{tmp}/out"]
         t = time.perf_counter(); subprocess.run(cmd, cwd=root, env=env, check=True)
-        return time.perf_counter() - t
+        return time.perf_counter() - t, run_cells(Path(f"{tmp}/main.ipynb"))
+
+
+def run_cells(nb: Path) -> pd.DataFrame:
+    "An executed notebook's code cells, costliest first: papermill's seconds and each cell's first line."
+    cells = json.loads(nb.read_text())["cells"]
+    rows = [{"cell": i, "seconds": round((c.get("metadata", {}).get("papermill") or {}).get("duration") or 0.0, 1),
+             "first line": "".join(c["source"]).strip().split("\n")[0][:70]}
+            for i, c in enumerate(cells) if c["cell_type"] == "code"]
+    return pd.DataFrame(rows).sort_values("seconds", ascending=False, kind="stable")
 
 
 def cold_table(table: pd.DataFrame, seconds: float, how: str) -> pd.DataFrame:
@@ -636,8 +646,10 @@ def print_floors(root: Path, jobs: pd.DataFrame, gemm_gflops: float | None, here
     cols = ["job", "measured s (machine)", "how it ran", "floor s (rate)", "x floor", "lever (> 1.5x)"]
     print(table[cols].to_markdown(index=False))
     if cold is not None:
-        print(f"\n### `make main` from an empty cache, on this machine\n\n"
-              + cold_table(table, *cold).to_markdown(index=False))
+        print("\n### `make main` from an empty cache, on this machine\n\n"
+              + cold_table(table, *cold[:2]).to_markdown(index=False))
+        if len(cold) > 2:
+            print("\nIts costliest cells (papermill's seconds):\n\n" + cold[2].head(6).to_markdown(index=False))
     print("\nWith the cached parts computed too (fresh caches), the floors would be: "
           + ", ".join(f"{j} {f:,.0f} s" for j, f in zip(table.job, table["floor s, fresh caches"]) if f) + ".")
     print("\nThe costliest cells against the floor of the parts they run:\n")
@@ -660,7 +672,8 @@ def main(argv=None):
     ap.add_argument("--cold-seconds", type=float, help="make main's wall seconds from an empty cache, timed by hand on "
                     "this machine (implies --here)")
     a = ap.parse_args(argv)
-    cold = ((cold_main(a.root), "measured now: papermill as make main runs it, empty caches") if a.cold else
+    run = cold_main(a.root) if a.cold else None  # (seconds, cells)
+    cold = ((run[0], "measured now: papermill as make main runs it, empty caches", run[1]) if a.cold else
             (a.cold_seconds, "given (--cold-seconds)") if a.cold_seconds else None)
     if a.avx2 and any(os.environ.get(k) != v for k, v in AVX2_ENV.items()):
         import sys

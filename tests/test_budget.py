@@ -109,3 +109,14 @@ def test_cold_column(rb):
     row = rb.cold_table(table, 300.0, "given").iloc[0]
     assert (row["job"], row["cold cache s"], row["x floor"]) == (rb.MAIN_JOB, 300, 2.5)
     assert "session" not in repr(rb.RUN_CONDITIONS).lower() and "session" not in (rb.__doc__ or "").lower()
+
+
+def test_cold_run_cells(rb, tmp_path):
+    "The cold run's cells, costliest first, read from papermill's per-cell seconds of an executed notebook."
+    import json
+    nb = {"cells": [{"cell_type": "markdown", "source": ["x"], "metadata": {}},
+                    {"cell_type": "code", "source": ["a = 1\n", "b"], "metadata": {"papermill": {"duration": 2.04}}},
+                    {"cell_type": "code", "source": ["c = 2"], "metadata": {"papermill": {"duration": 9.5}}}]}
+    (tmp_path / "x.ipynb").write_text(json.dumps(nb))
+    t = rb.run_cells(tmp_path / "x.ipynb")
+    assert (t.cell.tolist(), t.seconds.tolist(), t["first line"].tolist()) == ([2, 1], [9.5, 2.0], ["c = 2", "a = 1"])
