@@ -136,6 +136,7 @@ COSTLIEST_FIRST = [
     "test_claims_rules.py", "test_scorecard.py", "test_register.py",  # ~5 s each
     "test_your_model.py",                                  # ~5 s: the refusals, each before anything runs
     "test_ronli_register.py",                              # ~5 s
+    "test_mscinli_register.py",                            # ~10 s
     "test_ronli_table2.py",                                # ~2 s
     "test_reader_text.py", "test_gpu_first_run.py",        # ~2-4 s
     "test_gpu_path.py", "test_official_layouts.py", "test_bad_input.py",  # ~4 s, ~1 s, under 1 s
