@@ -112,6 +112,18 @@ def encode_split(ds, # a Dataset with id, premise, hypothesis, label (ClassLabel
     return Encoded(feats, np.asarray(ds["label"], dtype=np.int64), np.asarray(ds["id"]).astype(str), lens,
                    list(ds.features["label"].names))
 
+_LENGTHS: dict = {}  # (tokenizer, max_length) -> {sentence SHA-1: tokens}
+
+def _token_lengths(tokenizer, texts, max_length):
+    "Tokens per sentence, cut at `max_length`; each distinct sentence tokenised once per process and tokenizer."
+    from nlicompendium.models import _sha
+    mem = _LENGTHS.setdefault((tokenizer.name_or_path, type(tokenizer).__name__, int(max_length)), {})
+    shas = [_sha(t) for t in texts]; todo = {s: t for s, t in zip(shas, texts) if s not in mem}
+    if todo:  # a hypothesis-only split, or the other pooling, asks again for sentences a pair encoding has tokenised
+        ids = tokenizer(list(todo.values()), truncation=True, max_length=max_length)["input_ids"]
+        mem.update(zip(todo, map(len, ids)))
+    return np.array([mem[s] for s in shas], dtype=np.int64)
+
 def _encode_frozen(ds, tokenizer, cfg):
     "Features for encoding='frozen': the frozen [CLS] vectors of premise and hypothesis (or hypothesis), concatenated."
     from nlicompendium.models import sentence_vectors
@@ -119,7 +131,7 @@ def _encode_frozen(ds, tokenizer, cfg):
     texts = {c: list(ds[c]) for c in cols}
     vec = np.concatenate([sentence_vectors(cfg.model, texts[c], cfg.max_length, cfg.eval_batch_size, cfg.pooling)
                           for c in cols], 1)
-    lens = sum(np.minimum([len(x) for x in tokenizer(texts[c])["input_ids"]], cfg.max_length) for c in cols)
+    lens = sum(_token_lengths(tokenizer, texts[c], cfg.max_length) for c in cols)
     return Encoded([{"features": v} for v in vec], np.asarray(ds["label"], dtype=np.int64),
                    np.asarray(ds["id"]).astype(str), np.asarray(lens),
                    list(ds.features["label"].names), matrix=vec)
