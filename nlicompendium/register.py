@@ -43,7 +43,8 @@ PART_FIELDS = {"key", "reading", "a", "b", "under_test", "metric", "expect", "ma
                "amendments", "evidence", "setting", "coefficients", "absolute", "decimals", "command",
                "needs", "unit"}  # needs: the systems whose floors gate it (default: under_test); unit: claims.UNITS
 AMENDMENT_FIELDS = {"field", "before", "after", "reason", "date"}
-AMENDABLE = ("margin", "tolerance", "paper", "decimals", "expect", "family", "family_size")  # the ledger re-decides
+AMENDABLE = ("margin", "tolerance", "paper", "decimals", "expect", "family", "family_size",
+             "added")  # added: the part was declared late; its own verdict is kept
 
 class RegisterError(ValueError):
     "A register that does not validate; the message names the file and the key."
