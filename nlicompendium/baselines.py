@@ -33,11 +33,24 @@ def _add_rows(out: np.ndarray, # (n, dim) float32 rows to add to, in place
              ) -> np.ndarray:
     "Add `table[rows[i]]` to `out[i]` one vector at a time in list order (gensim's loop, all rows at once); counts."
     lens = np.array([len(r) for r in rows], dtype=np.int64)
-    idx = np.zeros((len(rows), int(lens.max(initial=0))), dtype=np.int64)
-    for i, r in enumerate(rows): idx[i, :len(r)] = r
-    for k in range(idx.shape[1]):  # the k-th addend of every row that has one: the same float32 sums, in the same order
-        live = np.flatnonzero(lens > k); out[live] += table[idx[live, k]]
+    order = np.argsort(-lens, kind="stable")  # longest first: in a block, the rows with a k-th addend are a prefix
+    for s in range(0, len(order), 512):
+        blk = order[s:s + 512]; n = lens[blk]; acc = out[blk]
+        idx = np.zeros((len(blk), int(n[0]) if len(n) else 0), dtype=np.int64)
+        for i, j in enumerate(blk): idx[i, :n[i]] = rows[j]
+        for k in range(idx.shape[1]):  # the k-th addend of each row that has one: the same float32 sums, same order
+            live = int(np.count_nonzero(n > k)); acc[:live] += table[idx[:live, k]]
+        out[blk] = acc
     return lens
+
+_HASHES = {}  # (word, min_n, max_n, bucket) -> its n-gram hashes, the same for every seed's vectors
+
+def _ngram_hashes(word: str, min_n: int, max_n: int, bucket: int) -> list:
+    "gensim's `ft_ngram_hashes` of a word, made once a process."
+    from gensim.models.fasttext import ft_ngram_hashes
+    key = (word, min_n, max_n, bucket)
+    if key not in _HASHES: _HASHES[key] = ft_ngram_hashes(word, min_n, max_n, bucket)
+    return _HASHES[key]
 
 def _word_vectors(words: Sequence[str], vectors) -> np.ndarray:
     "(words, dim) float32: `vectors[w]` of each word; a gensim model's known rows and n-gram means at once."
@@ -47,8 +60,8 @@ def _word_vectors(words: Sequence[str], vectors) -> np.ndarray:
     idx = np.array([kv.get(w, -1) for w in words], dtype=np.int64)
     out, oov = np.asarray(vectors.vectors, dtype=np.float32)[np.maximum(idx, 0)], np.flatnonzero(idx < 0)
     if len(oov) and getattr(vectors, "vectors_ngrams", None) is not None and getattr(vectors, "bucket", 0):
-        from gensim.models.fasttext import ft_ngram_hashes  # FastTextKeyedVectors.get_vector: n-grams' mean, or zeros
-        grams = [ft_ngram_hashes(words[j], vectors.min_n, vectors.max_n, vectors.bucket) for j in oov]
+        # FastTextKeyedVectors.get_vector: the n-grams' mean, or zeros; a word's hashes made once a process
+        grams = [_ngram_hashes(words[j], vectors.min_n, vectors.max_n, vectors.bucket) for j in oov]
         w = np.zeros((len(oov), out.shape[1]), dtype=np.float32)
         lens = _add_rows(w, vectors.vectors_ngrams, grams)
         out[oov] = np.divide(w, lens[:, None].astype(np.float32), out=w, where=lens[:, None] > 0)
