@@ -771,6 +771,9 @@ def _records(fn):
         return out
     return run
 
+_OWN_VERDICT = ("added", "test", "unit")  # amendments a call cannot decide again: no declaration before, or one of
+                                         # another test and unit of evidence; the row keeps its own verdict
+
 def _amended(led, # the ledger the call decided in (its last row is the call's)
              fn, # the deciding method, undecorated
              bound, # the call's bound arguments
@@ -778,7 +781,7 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
     "An amended claim's row: the verdict of the declaration before (decided again), the amendment shown, exploratory."
     from dataclasses import fields, replace
     names, args = {f.name for f in fields(Claim)}, dict(list(bound.arguments.items())[1:])
-    c = args["c"]; before = {a["field"]: a["before"] for a in c.amendments if a["field"] != "added"}
+    c = args["c"]; before = {a["field"]: a["before"] for a in c.amendments if a["field"] not in _OWN_VERDICT}
     now = {k: getattr(c, k) if k in names else args.get(k) for k in before}
     args |= {k: v for k, v in before.items() if k not in names}
     args["c"] = replace(c, amendments=(), **{k: v for k, v in before.items() if k in names})
@@ -786,12 +789,15 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
     old, row = fn(scratch, **args), led.rows[-1]
     if c.key in led.decided and c.family_size > 1:  # its declared family, though no other part is a row here
         row.update(holm_families(pd.DataFrame([row], columns=CLAIM_COLUMNS), led.decided).iloc[0].to_dict())
-    what = "; ".join(f"{a.get('what', a['field'])} {a['before']!r} -> {now[a['field']]!r} on {a['date']} "
-                     f"({a['reason']})" for a in c.amendments if a["field"] != "added")
-    if not before:  # declared only after its evidence existed: no declaration before to keep, the row counts apart
-        added = "; ".join(f"on {a['date']} ({a['reason']})" for a in c.amendments)
-        row.update(kind="exploratory", reason=f"declared after its evidence existed, {added}"
-                   + (f"; {row['reason']}" if row["reason"] else "") + "; counted apart, as exploratory")
+    what = "; ".join(f"{a.get('what', a['field'])} {a['before']!r} -> {now.get(a['field'], a.get('after'))!r} on "
+                     f"{a['date']} ({a['reason']})" for a in c.amendments if a["field"] != "added")
+    if not before:  # declared late, or its test changed: no declaration before that this call can decide again
+        added = "; ".join(f"on {a['date']} ({a['reason']})" for a in c.amendments if a["field"] == "added")
+        head = (f"declared after its evidence existed, {added}" if added else f"amended after its evidence existed: "
+                f"{what}; the declaration before was decided on another unit of evidence (its committed evidence), "
+                "so the row keeps the amended test's verdict")
+        row.update(kind="exploratory", reason=head + (f"; {row['reason']}" if row["reason"] else "")
+                   + "; counted apart, as exploratory")
         return row
     if old["verdict"] in ("not run here", "not testable here"):  # the declaration before did not run: nor does the row
         row.update(evidence=old["evidence"], **{"computed by": old["computed by"]})

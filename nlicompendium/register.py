@@ -44,7 +44,8 @@ PART_FIELDS = {"key", "reading", "a", "b", "under_test", "metric", "expect", "ma
                "needs", "unit"}  # needs: the systems whose floors gate it (default: under_test); unit: claims.UNITS
 AMENDMENT_FIELDS = {"field", "before", "after", "reason", "date"}
 AMENDABLE = ("margin", "tolerance", "paper", "decimals", "expect", "family", "family_size",
-             "added")  # added: the part was declared late; its own verdict is kept
+             "added", "test", "unit")  # added: the part was declared late; its own verdict is kept, as after a
+                                       # changed test (its declaration before was decided on other inputs)
 
 class RegisterError(ValueError):
     "A register that does not validate; the message names the file and the key."
