@@ -140,10 +140,10 @@ def confusion_batch(gold: np.ndarray, # (n,) gold label ids
 
 # %% ../nbs/02a_stats.ipynb #a9d161db
 def metric_from_confusion(cm: np.ndarray, # (m, C, C) confusion matrices
-                          metric: str = "macro_f1", # accuracy, micro_f1, macro_f1 or cohen_kappa
+                          metric: str = "macro_f1", # accuracy, micro_f1, macro_f1, cohen_kappa or f1_<k> (class k's)
                          ) -> np.ndarray:
     "Accuracy, micro F1 (= accuracy for single-label data), macro F1 (zero where undefined) or Cohen's kappa (NaN where"
-    " chance agreement is 1) per matrix."
+    " chance agreement is 1) or one class's F1 ('f1_2': class 2's) per matrix."
     tp = np.diagonal(cm, axis1=1, axis2=2).astype(float); n = cm.sum((1, 2))
     if metric in ("accuracy", "micro_f1"): return tp.sum(1) / np.maximum(n, 1)
     if metric == "cohen_kappa":
@@ -151,10 +151,12 @@ def metric_from_confusion(cm: np.ndarray, # (m, C, C) confusion matrices
         po, pe = tp.sum(1) / nn, (cm.sum(2) * cm.sum(1)).sum(1) / nn ** 2  # observed; chance (rows' x columns' shares)
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(np.isclose(pe, 1.0, rtol=0, atol=1e-15), np.nan, (po - pe) / (1 - pe))
-    if metric != "macro_f1":
-        raise ValueError(f"metric must be accuracy, micro_f1, macro_f1 or cohen_kappa, got {metric!r}")
+    one = metric.startswith("f1_") and metric[3:].isdigit()  # one class's F1
+    if metric != "macro_f1" and not one:
+        raise ValueError(f"metric must be accuracy, micro_f1, macro_f1, cohen_kappa or f1_<k>, got {metric!r}")
     denom = cm.sum(1) + cm.sum(2)  # gold count + predicted count = 2 tp + fp + fn
-    return np.where(denom > 0, 2 * tp / np.maximum(denom, 1), 0.0).mean(1)
+    f1 = np.where(denom > 0, 2 * tp / np.maximum(denom, 1), 0.0)
+    return f1[:, int(metric[3:])] if one else f1.mean(1)
 
 # %% ../nbs/02a_stats.ipynb #cd671f3c
 @dataclass
