@@ -789,8 +789,9 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
     old, row = fn(scratch, **args), led.rows[-1]
     if c.key in led.decided and c.family_size > 1:  # its declared family, though no other part is a row here
         row.update(holm_families(pd.DataFrame([row], columns=CLAIM_COLUMNS), led.decided).iloc[0].to_dict())
-    what = "; ".join(f"{a.get('what', a['field'])} {a['before']!r} -> {now.get(a['field'], a.get('after'))!r} on "
-                     f"{a['date']} ({a['reason']})" for a in c.amendments if a["field"] != "added")
+    after = lambda a: a["after"] if a.get("after") is not None else now.get(a["field"])  # as recorded, else as now
+    what = "; ".join(f"{a.get('what', a['field'])} {a['before']!r} -> {after(a)!r} on {a['date']} ({a['reason']})"
+                     for a in c.amendments if a["field"] != "added")
     if not before:  # declared late, or its test changed: no declaration before that this call can decide again
         added = "; ".join(f"on {a['date']} ({a['reason']})" for a in c.amendments if a["field"] == "added")
         head = (f"declared after its evidence existed, {added}" if added else f"amended after its evidence existed: "
