@@ -130,8 +130,8 @@ def finetune_probe(encoder: nn.Module, # a BERT-style encoder (the MNLI+CB class
                    num_classes: int, lr: float = 1e-5, epochs: int = 1, max_length: int = 128,
                    truncation: str = "keep_premise_end", seed: int = 0,
                    batch_size: int = 8, # pairs per step
-                  ) -> tuple[np.ndarray, np.ndarray]:
-    "Layers 1..k and a `ScalarMixProbe` fine-tuned together on the encoder's device: test predictions, mixing weights."
+                  ) -> tuple[np.ndarray, np.ndarray, float]:
+    "Layers 1..k and a `ScalarMixProbe` fine-tuned together on the encoder's device: test predictions, weights, gamma."
     from nlicompendium.core import seed_everything
     from nlicompendium.models import ScalarMixProbe
     seed_everything(seed); enc = first_layers(encoder, k); dev = next(enc.parameters()).device
@@ -150,4 +150,4 @@ def finetune_probe(encoder: nn.Module, # a BERT-style encoder (the MNLI+CB class
         for i in range(0, len(tp), 32):
             hs = layer_cls(enc, tokenizer, tp[i:i + 32], th[i:i + 32], k, max_length, truncation)
             out.append(probe(hs).argmax(1).cpu().numpy())
-    return np.concatenate(out), probe.weights()
+    return np.concatenate(out), probe.weights(), float(probe.gamma.detach().cpu())
