@@ -795,8 +795,8 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
     if not before:  # declared late, or its test changed: no declaration before that this call can decide again
         added = "; ".join(f"on {a['date']} ({a['reason']})" for a in c.amendments if a["field"] == "added")
         head = (f"declared after its evidence existed, {added}" if added else f"amended after its evidence existed: "
-                f"{what}; the declaration before was decided on another unit of evidence (its committed evidence), "
-                "so the row keeps the amended test's verdict")
+                f"{what}; the declaration before rests on other inputs than this test's, so the row keeps the "
+                "amended test's verdict")
         row.update(kind="exploratory", reason=head + (f"; {row['reason']}" if row["reason"] else "")
                    + "; counted apart, as exploratory")
         return row
