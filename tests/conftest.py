@@ -138,6 +138,7 @@ COSTLIEST_FIRST = [
     "test_ronli_register.py",                              # ~5 s
     "test_mscinli_register.py",                            # ~10 s
     "test_ronli_table2.py",                                # ~2 s
+    "test_cb_register.py",                                 # ~3 s: the CB register's declared bounds and tests
     "test_reader_text.py", "test_gpu_first_run.py",        # ~2-4 s
     "test_gpu_path.py", "test_official_layouts.py", "test_bad_input.py",  # ~4 s, ~1 s, under 1 s
 ]

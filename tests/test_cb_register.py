@@ -1,0 +1,71 @@
+"""The CommitmentBank register (nbs/registers/cb.yaml): its declared bounds follow from the paper's numbers and the split's
+sizes, not from a run; comparisons with a deterministic baseline are over its item predictions; every row resting on
+MNLI+CB carries the scope note; no decided conclusion holds a part that cannot be tested."""
+import math
+from pathlib import Path
+
+import pytest
+
+from nlicompendium.data import CB_PAPER_SPLIT
+from nlicompendium.register import load_register, part
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def reg():
+    return load_register(ROOT / "nbs" / "registers" / "cb.yaml")
+
+
+def _parts(reg):
+    return [(c, p) for c in reg["conclusions"] for p in c["parts"]]
+
+
+def test_the_hypothesis_only_bound_is_the_test_majority_plus_five_points(reg):
+    "CB test's majority class (contradiction, 121 of the paper's 250) + 5 points, one-sided, gated by the MNLI control."
+    test = CB_PAPER_SPLIT["test"]
+    for key in ("no_annotation_artifacts", "contrast_cb_hyp_only"):
+        p = part(reg, key)
+        assert p["value"] == pytest.approx(max(test.values()) / sum(test.values()) + 0.05, abs=1e-12), key
+        assert (p["expect"], p["test"], p["needs"]) == ("less", "binomial", ["hypothesis-only on MNLI"]), key
+        assert "margin" not in p  # one-sided: a head far below the majority class supports the paper
+
+
+def test_the_paper_shares_are_tested_within_binomial_error_at_the_class_size(reg):
+    "80% of 119 contradictions and 10 of 16 neutral items (l.95, l.97): 1.96 binomial SEs of the paper's share."
+    train = CB_PAPER_SPLIT["train"]
+    for key, share, cls in (("train_contradiction_swbd", 0.80, "contradiction"), ("train_neutral_question", 10 / 16,
+                                                                                  "neutral")):
+        p = part(reg, key)
+        assert p["test"] == "within" and p["value"] == pytest.approx(share)
+        assert p["tolerance"] == pytest.approx(1.96 * math.sqrt(share * (1 - share) / train[cls]), abs=5e-4), key
+
+
+def test_a_deterministic_baseline_is_compared_by_its_item_predictions(reg):
+    "The Heuristics and CBOW are one run each: a model is compared with them over seeds and items, never as a number."
+    for _, p in _parts(reg):
+        if p.get("b") in ("Heuristics", "CBOW") or p.get("a") in ("Heuristics", "CBOW"):
+            assert p["test"] in ("bootstrap", "mcnemar"), p["key"]
+            if p["test"] == "bootstrap":
+                assert p["unit"] == "seeds and examples" and "welch" in {a["before"] for a in p.get("amendments", [])} \
+                    or p["key"].endswith("_f1") and p["key"].startswith("mnli_best_on_mnli"), p["key"]
+
+
+def test_every_row_on_mnli_cb_carries_the_scope_note(reg):
+    for _, p in _parts(reg):
+        on = {str(p.get(f)) for f in ("a", "b", "under_test")}
+        if "MNLI+CB" in on and p["test"] != "none": assert "{scope}" in p["reading"], p["key"]
+
+
+def test_no_decided_conclusion_holds_a_part_that_cannot_be_tested(reg):
+    "A not-testable part inside a decided conclusion would cap it below 'supported' (claims.CONCLUSION_ORDER)."
+    for c in reg["conclusions"]:
+        idle = [p.get("evidence", c["evidence"]) in ("not testable", "not run") for p in c["parts"]]
+        assert all(idle) or not any(idle), c["key"]
+
+
+def test_mnli_dev_rows_say_matched_and_mismatched(reg):
+    "The 7,727 TaxiNLI pairs of MNLI dev hold 3,912 from the mismatched genres; the paper's figures are matched only."
+    for _, p in _parts(reg):
+        if "MNLI dev matched" in str(p.get("level")):
+            assert "matched and mismatched" in p["level"] and "matched and mismatched" in p["reading"], p["key"]
