@@ -1,6 +1,6 @@
 """The CommitmentBank register (nbs/registers/cb.yaml): its declared bounds follow from the paper's numbers and the
-split's sizes, not from a run; comparisons with a deterministic baseline are over its item predictions; every row resting on
-MNLI+CB carries the scope note; no decided conclusion holds a part that cannot be tested."""
+split's sizes, not from a run; comparisons with a deterministic baseline are over its item predictions; every row
+resting on MNLI+CB carries the scope note; no decided conclusion holds a part that cannot be tested."""
 import math
 from pathlib import Path
 
