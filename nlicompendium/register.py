@@ -41,10 +41,11 @@ CONCLUSION_FIELDS = {"key", "quote", "section", "evidence", "parts", "control"}
 PART_FIELDS = {"key", "reading", "a", "b", "under_test", "metric", "expect", "margin", "family", "family_size", "test",
                "against", "mode", "min_pairs", "value", "tolerance", "bounds", "paper", "level", "tried", "why",
                "amendments", "evidence", "setting", "coefficients", "absolute", "decimals", "command",
-               "needs", "unit"}  # needs: the systems whose floors gate it (default: under_test); unit: claims.UNITS
+               "needs", "unit", "requires"}  # needs: the systems whose floors gate it (default: under_test);
+                                             # unit: claims.UNITS; requires: {name: {fact, above}}, facts as floors
 AMENDMENT_FIELDS = {"field", "before", "after", "reason", "date"}
 AMENDABLE = ("margin", "tolerance", "paper", "decimals", "expect", "family", "family_size",
-             "added", "test", "unit")  # added: the part was declared late; its own verdict is kept, as after a
+             "added", "test", "unit", "needs")  # added: the part was declared late; its own verdict is kept, as after a
                                        # changed test (its declaration before was decided on other inputs)
 
 class RegisterError(ValueError):
@@ -79,6 +80,8 @@ def _check_part(p, # one part, as read
           "a margin belongs to a no-difference part (expect: equal) and is positive")
     _need(not p.get("family") or p["test"] in FAMILY_TESTS, where, f"a family holds tests {FAMILY_TESTS}")
     _need(p.get("under_test") in (None, *systems), where, f"under_test {p.get('under_test')!r} is not in systems")
+    for r in (p.get("requires") or {}).values():
+        _need(isinstance(r, dict) and {"fact", "above"} <= set(r), where, "a requirement names a fact and above")
     for a in p.get("amendments") or ():
         _need(isinstance(a, dict) and set(a) == AMENDMENT_FIELDS, where, f"an amendment has {sorted(AMENDMENT_FIELDS)}")
         _need(a["field"] in AMENDABLE, where, f"an amendment's field is one of {AMENDABLE}, got {a['field']!r}")
@@ -264,6 +267,7 @@ def make_claim(reg: dict, # the register
     test = {"paired": "paired-t"}.get(part["test"], part["test"] if part["test"] in SEEDS_EXAMPLES
                                        else "exact" if unit == "data" else "")
     needs = tuple(part["needs"]) if "needs" in part else (ut,) if ut else ()
+    needs += tuple(part.get("requires") or ())  # the run's preconditions, gated as floors (`decide`)
     return Claim(part["key"], stmt, con["section"], fill(part["paper"], facts, where), str(part.get("a", "")),
                  str(part.get("b", "") or ", ".join(part.get("against") or part.get("coefficients") or ())),
                  part.get("metric", ""), expect, unit, test, part.get("margin"), con["quote"], setting,
@@ -330,5 +334,8 @@ def decide(led: Claims, # the study's ledger
             if part["key"] in fam and part.get("family"):  # every comparison of the family counts in its size
                 c.family_size = max(c.family_size, fam[part["key"]][0][0]["family"] if fam[part["key"]][0] else 0)
             where = f"{reg.get('_file', reg['paper'])}, part {part['key']!r}"
+            for n, r in (part.get("requires") or {}).items():  # a fact of the run that must be above a floor
+                if r["fact"] in s.get("facts", {}):
+                    led.system(n, float(s["facts"][r["fact"]]), data=r.get("data", "this run"), floor=float(r["above"]))
             _decide_part(led, c, part, s, fam.get(part["key"]), where)
     return led.table()
