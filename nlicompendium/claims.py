@@ -27,13 +27,14 @@ __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'VERIFY_DRIFT', 'SEED_TESTS', 'E
 ALPHA = 0.05  # the significance level of every verdict
 VERDICTS = {
     "supported": "the paper's direction, significant at alpha = 0.05 (Holm within its family), also with any one seed "
-                 "left out; a no-difference claim: equivalent within its margin (TOST alone, at alpha = 0.05)",
+                 "left out; a no-difference claim: equivalent within its margin (TOST alone, at alpha = 0.05); a "
+                 "claim of a difference either way (differ): significant, on either side",
     "same direction, inconclusive": "the paper's direction, not significant, the direction kept with any one seed left "
                                     "out and beyond the drift --verify allows; a no-difference claim: the estimate "
                                     "inside the margin, not shown equivalent",
     "inconclusive (tie)": "no direction: the estimate is zero, leaving out one seed changes its side, or it is within "
                           "the drift --verify allows across machines; a no-difference claim without a margin that "
-                          "is not contradicted (undecided)",
+                          "is not contradicted (undecided); a difference either way, not significant",
     "opposite direction, inconclusive": "the other direction, not significant, kept as for 'same direction'; a "
                                         "no-difference claim: the estimate outside the margin, not significantly",
     "contradicted": "significant in the other direction (Holm within its family), also with any one seed left out; a "
@@ -48,7 +49,7 @@ VERDICTS = {
 }
 
 # %% ../nbs/02b_claims.ipynb #b258a541
-EXPECTATIONS = ("greater", "less", "equal")  # A > B, A < B, no difference between A and B
+EXPECTATIONS = ("greater", "less", "equal", "differ")  # A > B, A < B, no difference, a difference either way
 
 # the drift --verify allows a model result between machines, in the row's standard errors (SE: half its 95% interval
 # / 1.96): `multiple` times the largest move measured (benchmarks/verify_drift.py, its table verify_drift.md)
@@ -84,6 +85,7 @@ def verdict(expect: str, # 'greater' (the paper says A > B), 'less' or 'equal' (
         if low > margin or high < -margin: return "contradicted"  # the whole interval outside the margin
         if not settled or abs(abs(estimate) - margin) <= tolerance: return "inconclusive (tie)"
         return "same direction, inconclusive" if abs(estimate) <= margin else "opposite direction, inconclusive"
+    if expect == "differ": return "supported" if p < alpha and estimate != 0 else "inconclusive (tie)"  # either side
     same = np.sign(estimate) == (1 if expect == "greater" else -1)
     if p < alpha and estimate != 0: return "supported" if same else "contradicted"
     if estimate == 0 or not settled or abs(estimate) <= tolerance: return "inconclusive (tie)"
@@ -545,7 +547,7 @@ CLAIM_COLUMNS = ["evidence", "paper", "key", "conclusion", "kind", "statement", 
                  "reason", "computed by"]
 
 def _compared(c: Claim) -> str:
-    rel = {"greater": ">", "less": "<", "equal": "=", "holds": "vs"}[c.expect]
+    rel = {"greater": ">", "less": "<", "equal": "=", "differ": "\u2260", "holds": "vs"}[c.expect]
     within = f" within \u00b1{c.margin:g}" if c.expect == "equal" and c.margin is not None else ""
     return f"{c.a} {rel} {c.b}{within}" + (f" ({c.metric})" if c.metric else "")
 
@@ -608,11 +610,13 @@ def _machine_free(c: Claim) -> bool:
 
 def _side(c: Claim, x: float):
     "Which side x lies on: of 0 for a directional claim, of the margin for a no-difference claim with one."
+    if c.expect == "differ": return 0.0  # a difference either way: no side for one seed to move it across
     return bool(abs(x) <= c.margin) if c.expect == "equal" and c.margin is not None else float(np.sign(x))
 
 def _tie_why(c: Claim, ev: Evidence, tol: float, moved: pd.DataFrame, settled: bool) -> str:
     "Why a verdict names no direction, in words (a no-difference claim without a margin: `_no_margin` says why)."
     if (c.expect == "equal" and c.margin is None) or ev.estimate == 0: return ""
+    if c.expect == "differ": return f"no difference shown either way: p = {ev.p:.3g} >= {ALPHA}"
     if len(moved):
         r = moved.iloc[0]; where = "the margin" if c.expect == "equal" else "0"
         return (f"read as a tie: without {r.side}'s seed {r['seed index']} the estimate is {r.estimate:.3g}, on the "
