@@ -106,3 +106,44 @@ def test_by_construction_and_late_rows_count_apart(reg):
     late = ("e2l_no_minority", "h2l_holds_minority", "eq1_orders_regions", "regions_not_partition", "not_saturated")
     assert all(con[k].get("control") for k in late)
     assert all("by construction" in p["reading"] for k in late[:2] for p in con[k]["parts"])
+
+
+def _decide_one(reg, key, scores, **kw):
+    "One part of the register decided alone, as the study decides it (register.decide), its row."
+    from nlicompendium.claims import Claims
+    from nlicompendium.register import decide
+    con = next(c for c in reg["conclusions"] if any(p["key"] == key for p in c["parts"]))
+    one = reg | {"conclusions": [con | {"parts": [p for p in con["parts"] if p["key"] == key]}]}
+    return decide(Claims("RoNLI", "t", aso_iterations=0, **kw), one, {key: scores}, {}).iloc[0]
+
+
+def test_a_above_e2l_rests_on_minority_pairs_in_a(reg):
+    """A-only against E2L-only carries the paper's reading only if the A region holds contrastive or entailment pairs
+    (Table 3: 967 and 375): with none, the amended row reads not comparable, keeping the verdict declared before."""
+    import numpy as np
+    a, b = np.array([0.30, 0.31, 0.29, 0.30, 0.32]), np.array([0.34, 0.35, 0.33, 0.34, 0.36])  # A below E2L
+    facts = {"a_mean": a.mean(), "b_mean": b.mean(), "e2l_min": 0, "standin": "a stand-in"}
+    for n, under in ((0, "not comparable here"), (967, "contradicted")):
+        r = _decide_one(reg, "a_above_e2l", {"a": a, "b": b, "facts": facts | {"a_min": n}})
+        assert (r.kind, r.verdict) == ("exploratory", "contradicted"), (r.kind, r.verdict)
+        assert f"under the amendment: {under}" in r.reason, r.reason
+    assert "contrastive and entailment training pairs scores 0 on this run's data map" in \
+        _decide_one(reg, "a_above_e2l", {"a": a, "b": b, "facts": facts | {"a_min": 0}}).reason
+
+
+def test_cochran_reads_the_papers_retreat_to_a_difference(reg):
+    """§5: 'the test rather indicates that the predictions are significantly different': a difference either way
+    (amended from A > B), so A significantly below B reads supported under the amendment."""
+    import numpy as np
+    from statsmodels.stats.contingency_tables import cochrans_q
+    p = next(p for _, p in _parts(reg) if p["key"] == "stra_vs_oversampled_cochran")
+    assert p["expect"] == "differ" and {"field": "expect", "before": "greater"}.items() <= p["amendments"][-1].items()
+    rng = np.random.default_rng(0); gold = rng.integers(0, 4, 400)
+    pa = np.where(rng.random((3, 400)) < 0.5, gold, (gold + 1) % 4)  # A right half the time
+    pb = np.where(rng.random((3, 400)) < 0.7, gold, (gold + 1) % 4)  # B right 70% of the time
+    assert cochrans_q(np.column_stack([pa[0] == gold, pb[0] == gold])).pvalue < 0.05  # statsmodels: they differ
+    facts = {"a_mean": 0.5, "b_mean": 0.7, "majority": "neutral", "maj_micro": 0.6, "standin": "a stand-in"}
+    r = _decide_one(reg, "stra_vs_oversampled_cochran", {"gold": gold, "a": pa, "b": pb, "num_classes": 4,
+                                                          "facts": facts}, n_resamples=200)
+    assert (r.kind, r.verdict) == ("exploratory", "contradicted"), (r.kind, r.verdict)  # A > B, declared before
+    assert "under the amendment: supported" in r.reason, r.reason
