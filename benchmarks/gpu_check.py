@@ -253,9 +253,9 @@ def step_cb_probe(dev, smoke):
     enc = load_pair_classifier(name, 3, seed=0).to(dev).base_model; tok = load_tokenizer(name)
     p, h = ["a man is here", "the cat sleeps", "it rains", "she left"] * 4, ["a person is here", "a dog barks",
                                                                                 "it is dry", "she stayed"] * 4
-    pred, w = finetune_probe(enc, tok, p, h, [0, 1, 2, 1] * 4, p, h, k=2, num_classes=3, epochs=1, max_length=32)
+    pred, w, gamma = finetune_probe(enc, tok, p, h, [0, 1, 2, 1] * 4, p, h, k=2, num_classes=3, epochs=1, max_length=32)
     ok = len(pred) == len(p) and set(pred.tolist()) <= {0, 1, 2} and next(enc.parameters()).device.type == dev.type
-    return ok, f"{name} encoder on {dev}: probe trained on its device, {len(pred)} predictions, mixing weights {w.round(2)}"
+    return ok, f"{name} encoder on {dev}: probe trained on its device, {len(pred)} predictions, mixing weights {w.round(2)}, gamma {gamma:.3f}"
 
 
 def step_executor(dev, smoke):
