@@ -60,9 +60,10 @@ nbtest:
 	rest=$$?; wait $$first; first=$$?; test -n "$$NLIC_TEST_CACHE_DIR" || rm -rf $$cache; test $$rest -eq 0 -a $$first -eq 0
 
 # Two pytest workers, one per core; the tests that share a paper-notebook run or a Dask cluster stay on one worker
-# (one module or class each, `--dist loadscope`), so each paper notebook still executes once.
+# (one module or class each, `--dist loadscope`), so each paper notebook still executes once. The 25 slowest tests
+# are listed after the run: where the suite's time goes.
 pytest:
-	$(BIN)/pytest -q -n 2 --dist loadscope --no-loadscope-reorder
+	$(BIN)/pytest -q -n 2 --dist loadscope --no-loadscope-reorder --durations=25
 
 # Everything a lent GPU should be asked, as one command and one table (benchmarks/gpu_check.py, about 8 min on one H100).
 # Without CUDA it exits 2 and names what is missing (torch's CUDA build, the driver, a device): it never passes on a CPU.
