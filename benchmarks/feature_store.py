@@ -13,7 +13,6 @@ fresh process state (the in-memory store emptied):
     NLIC_CACHE_DIR=<a cache with a filled feature store> python benchmarks/feature_store.py
 """
 import hashlib, os, statistics, time
-from pathlib import Path
 
 os.environ.setdefault("NLIC_OFFLINE", "1")
 
