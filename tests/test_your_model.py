@@ -2,8 +2,9 @@
 and the checks before anything runs (nbs/03_models).
 
 The runs go to a project of their own (its nbs, tables and settings.ini linked to this checkout's), so that runs/ here
-is never written. Two TaxiNLI runs at the smoke profile: a copy of the embedded model under a new folder name
-(fine-tuned as the paper's model), and a tiny 3-label classifier built here, evaluated as it is. The same command with
+is never written. Two TaxiNLI runs at the smoke profile: a small BERT encoder built here and copied under a new folder
+name (fine-tuned as the paper's model; the embedded MiniLM takes the same path, at several times the cost), and a tiny
+3-label classifier built here, evaluated as it is. The same command with
 CB beside TaxiNLI (`--jobs taxinli cb`, the issue's check) runs with NLIC_TEST_CB_MODEL=1: CB's smoke run fine-tunes
 the model in five variants and probes it, some 4 minutes on two free cores, more than CI's budget allows."""
 import os
@@ -58,32 +59,38 @@ def redecided_rows(page: str) -> list[list[str]]:
 
 
 class TestYourModel:
-    "The done-when run: a copy of the embedded model, fine-tuned by TaxiNLI (and CB) as the paper's model."
+    "A reader's own encoder, fine-tuned by TaxiNLI (and CB) as the paper's model."
 
     def test_a_copied_model_reproduces_and_rechecks(self, root, project, cli, tmp_path):
-        """A copy of the embedded model under a new name: every re-decided row names it, with the committed verdict beside;
-        the manifest records its fingerprint (the copy's files are the embedded model's: the same SHA-256); --recheck on
-        the run's folder writes the same scorecard."""
-        from nlicompendium.models import _model_fingerprint, embedded_path
-        mine = tmp_path / "my-minilm"; shutil.copytree(embedded_path(), mine)
+        """A model folder copied under a new name: every re-decided row names it, with the committed verdict beside; the
+        manifest records its fingerprint (the copy's files are the original's: the same SHA-256); --recheck on the run's
+        folder writes the same scorecard."""
+        import torch
+        from transformers import BertConfig, BertModel
+        from nlicompendium.models import _model_fingerprint, load_tokenizer
+        torch.manual_seed(0); base = tmp_path / "base"
+        BertModel(BertConfig(vocab_size=30522, hidden_size=64, num_hidden_layers=2, num_attention_heads=2,
+                             intermediate_size=128)).save_pretrained(base)
+        load_tokenizer("embedded").save_pretrained(base)
+        mine = tmp_path / "my-bert"; shutil.copytree(base, mine)
         jobs, before = model_studies(), tables_state(project)
         assert cli("--profile", "smoke", "--model", str(mine), "--jobs", *jobs) == 0
-        run = project / "runs" / "my-minilm"; page = (run / "SCORECARD.md").read_text()
+        run = project / "runs" / "my-bert"; page = (run / "SCORECARD.md").read_text()
         rows = redecided_rows(page)
-        assert rows and all(r[3] in ("the paper's data with my-minilm", "substitute data with my-minilm") for r in rows), rows
+        assert rows and all(r[3] in ("the paper's data with my-bert", "substitute data with my-bert") for r in rows), rows
         assert all(r[4] in WORDS and r[5] in WORDS and r[5] != "not committed" for r in rows), rows  # committed beside
         for job in jobs:
             m = json.loads((run / job / "manifest.json").read_text())["model_under_test"]
-            assert m["fingerprint"] == _model_fingerprint(str(embedded_path())) and m["name"] == "my-minilm", m
+            assert m["fingerprint"] == _model_fingerprint(str(base)) and m["name"] == "my-bert", m
             reg = job_register(job); parts = {p["key"] for c in reg["conclusions"] for p in c["parts"] if p.get("under_test")}
             cl = pd.read_csv(run / job / "claims.csv").set_index("key")
             model_rows = cl[cl.index.isin(parts) & ~cl.verdict.isin(["not testable here", "not run here"])]
-            assert "my-minilm" in " ".join(model_rows.statement.tolist()), model_rows.statement  # the run's own words
+            assert "my-bert" in " ".join(model_rows.statement.tolist()), model_rows.statement  # the run's own words
             ev = (run / job / "evidence.md").read_text()
-            assert f"`runs/my-minilm/{job}/claims.csv`" in ev
+            assert f"`runs/my-bert/{job}/claims.csv`" in ev
             listed = json.loads((run / job / "manifest.json").read_text())["outputs"]["evidence_page"]["files"]["md"]
             assert listed["sha256"] == hashlib.sha256((run / job / "evidence.md").read_bytes()).hexdigest()
-        assert re.search(r"\|\s+my-minilm\s+\|", (run / "taxinli" / "evidence.md").read_text())  # per-category table
+        assert re.search(r"\|\s+my-bert\s+\|", (run / "taxinli" / "evidence.md").read_text())  # per-category table
         claims = {j: (run / j / "claims.csv").read_bytes() for j in jobs}
         assert cli("--recheck", str(run)) == 0
         assert (run / "SCORECARD.md").read_text() == page  # re-decided from the run's evidence: the same page
