@@ -131,6 +131,18 @@ def test_a_above_e2l_rests_on_minority_pairs_in_a(reg):
         _decide_one(reg, "a_above_e2l", {"a": a, "b": b, "facts": facts | {"a_min": 0}}).reason
 
 
+@pytest.mark.parametrize("key", ["e2l_no_minority", "h2l_holds_minority"])
+def test_minority_rows_need_a_recipe_that_predicts_the_minority_classes(reg, key):
+    """Where the plain recipe never predicts a contrastive or entailment pair (F1 0 in every seed), the map puts those
+    pairs in H2L whatever the data: the amended row reads not comparable, keeping the verdict declared before; where it
+    does predict them, the row is decided on the map."""
+    facts = {"h2l_min": 90, "all_min": 100, "a_min": 10, "e2l_min": 0, "e2l_all": 500, "standin": "a stand-in"}
+    for f1, under in ((0.0, "not comparable here"), (0.31, "supported")):
+        r = _decide_one(reg, key, {"here": True, "facts": facts | {"plain_minority_f1": f1}})
+        assert (r.kind, r.verdict) == ("exploratory", "supported"), (r.kind, r.verdict)
+        assert f"under the amendment: {under}" in r.reason, r.reason
+
+
 def test_cochran_reads_the_papers_retreat_to_a_difference(reg):
     """§5: 'the test rather indicates that the predictions are significantly different': a difference either way
     (amended from A > B), so A significantly below B reads supported under the amendment."""
