@@ -101,11 +101,13 @@ def test_the_split_family_and_the_removed_parts_are_recorded(reg):
 
 
 def test_by_construction_and_late_rows_count_apart(reg):
-    "The one-seed map's minority rows (true by construction here) and rows declared after a read are controls."
+    "The one-seed map's minority rows (true by construction here) are controls; rows declared after a read are added."
     con = {c["key"]: c for c in reg["conclusions"]}
-    late = ("e2l_no_minority", "h2l_holds_minority", "eq1_orders_regions", "regions_not_partition", "not_saturated")
-    assert all(con[k].get("control") for k in late)
-    assert all("by construction" in p["reading"] for k in late[:2] for p in con[k]["parts"])
+    built, late = ("e2l_no_minority", "h2l_holds_minority"), ("eq1_orders_regions", "regions_not_partition", "not_saturated")
+    assert all(con[k].get("control") for k in built)
+    assert all("by construction" in p["reading"] for k in built for p in con[k]["parts"])
+    assert all(not con[k].get("control") and [a["field"] for a in p["amendments"]] == ["added"]
+               for k in late for p in con[k]["parts"])
 
 
 def _decide_one(reg, key, scores, **kw):
