@@ -32,10 +32,11 @@ def test_the_hypothesis_only_bound_is_the_test_majority_plus_five_points(reg):
 
 
 def test_the_paper_shares_are_tested_within_binomial_error_at_the_class_size(reg):
-    "80% of 119 contradictions and 10 of 16 neutral items (l.95, l.97): 1.96 binomial SEs of the paper's share."
+    "80% of 119 contradictions, 10 of 16 neutral, 63 of 115 entailment items (l.93-97): 1.96 binomial SEs of the share."
     train = CB_PAPER_SPLIT["train"]
     for key, share, cls in (("train_contradiction_swbd", 0.80, "contradiction"), ("train_neutral_question", 10 / 16,
-                                                                                  "neutral")):
+                                                                                  "neutral"),
+                            ("train_entailment_modal", 63 / 115, "entailment")):
         p = part(reg, key)
         assert p["test"] == "within" and p["value"] == pytest.approx(share)
         assert p["tolerance"] == pytest.approx(1.96 * math.sqrt(share * (1 - share) / train[cls]), abs=5e-4), key
@@ -69,3 +70,23 @@ def test_mnli_dev_rows_say_matched_and_mismatched(reg):
     for _, p in _parts(reg):
         if "MNLI dev matched" in str(p.get("level")):
             assert "matched and mismatched" in p["level"] and "matched and mismatched" in p["reading"], p["key"]
+
+
+def _decide_one(reg, key, scores, **kw):
+    "One part of the register decided alone, as the study decides it (register.decide), its row."
+    from nlicompendium.claims import Claims
+    from nlicompendium.register import decide
+    con = next(c for c in reg["conclusions"] if any(p["key"] == key for p in c["parts"]))
+    one = reg | {"conclusions": [con | {"parts": [p for p in con["parts"] if p["key"] == key]}]}
+    return decide(Claims("CB", "t", aso_iterations=0, **kw), one, {key: scores}, {}).iloc[0]
+
+
+def test_the_modal_share_is_the_papers_63_of_115_not_a_majority(reg):
+    """§2.2: '63 out of the 115 entailment items in the train set involve the modal environment'. A share above half
+    but far from 63/115 is not the paper's number: it no longer reads supported, as 'more than half' read it."""
+    p = part(reg, "train_entailment_modal")
+    assert [(a["field"], a["before"], a["after"]) for a in p["amendments"]] == [("test", "holds", "within")]
+    for here, want in ((60 / 115, "supported"), (63 / 115 + 0.09, "supported"), (0.70, "contradicted"),
+                       (0.40, "contradicted")):
+        r = _decide_one(reg, "train_entailment_modal", {"here": here, "definitions": {}, "facts": {"here": f"{here}"}})
+        assert r.verdict == want, (here, r.verdict, r.reason)
