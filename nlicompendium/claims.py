@@ -777,6 +777,8 @@ def _records(fn):
 
 _OWN_VERDICT = ("added", "test", "unit")  # amendments a call cannot decide again: no declaration before, or one of
                                          # another test and unit of evidence; the row keeps its own verdict
+# an `expect` of 'holds' (a data statement's) before a test over examples or seeds: no such test decides it again
+_data_expect = lambda a, c: a["field"] == "expect" and a["before"] not in EXPECTATIONS and c.unit != "data"
 
 def _amended(led, # the ledger the call decided in (its last row is the call's)
              fn, # the deciding method, undecorated
@@ -785,7 +787,8 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
     "An amended claim's row: the verdict of the declaration before (decided again), the amendment shown, exploratory."
     from dataclasses import fields, replace
     names, args = {f.name for f in fields(Claim)}, dict(list(bound.arguments.items())[1:])
-    c = args["c"]; before = {a["field"]: a["before"] for a in c.amendments if a["field"] not in _OWN_VERDICT}
+    c = args["c"]; before = {a["field"]: a["before"] for a in c.amendments if a["field"] not in _OWN_VERDICT
+                                and not _data_expect(a, c)}
     now = {k: getattr(c, k) if k in names else args.get(k) for k in before}
     args |= {k: v for k, v in before.items() if k not in names}
     args["c"] = replace(c, amendments=(), **{k: v for k, v in before.items() if k in names})

@@ -33,9 +33,11 @@ def register_path(name: str, # the register's name: 'taxinli' for registers/taxi
 TESTS = {"exact": "data", "within": "data", "holds": "data", "mcnemar": "examples", "bootstrap": "examples",
          "welch": "seeds", "paired": "seeds", "mann-whitney": "seeds", "cochran": "examples",
          "groups": "examples", "binomial": "examples", "coefficient": "examples",
-         "spearman": "examples", "none": "data"}  # a part's test and its unit of evidence (claims.UNITS)
+         "spearman": "examples", "class-gap": "examples",
+         "none": "data"}  # a part's test and its unit of evidence (claims.UNITS)
 SEEDS_EXAMPLES = ("mcnemar", "bootstrap", "cochran", "welch", "mann-whitney")  # the ledger's own tests
-FAMILY_TESTS = ("groups", "binomial", "coefficient", "spearman")  # tests computed here: Holm within a family
+FAMILY_TESTS = ("groups", "binomial", "coefficient", "spearman",
+                "class-gap")  # tests computed here: Holm within a family
 MODES = ("every", "any")  # a part of several comparisons holds if every one does, or if any one does
 CONCLUSION_FIELDS = {"key", "quote", "section", "evidence", "parts", "control"}
 PART_FIELDS = {"key", "reading", "a", "b", "under_test", "metric", "expect", "margin", "family", "family_size", "test",
@@ -76,6 +78,8 @@ def _check_part(p, # one part, as read
     _need(k != "not run" or str(p.get("command") or "").strip(), where, "a part not run names the command that runs it")
     _need(p["test"] not in ("exact", "within", "binomial") or "value" in p, where, f"test {p['test']} needs 'value'")
     _need(p["test"] != "within" or isinstance(p.get("tolerance"), (int, float)), where, "test within needs 'tolerance'")
+    _need(p["test"] != "class-gap" or (p.get("a") and p.get("against")), where,
+          "test class-gap needs 'a' (a class) and 'against' (the classes it is compared with)")
     _need(p.get("margin") is None or (p.get("expect") == "equal" and p["margin"] > 0), where,
           "a margin belongs to a no-difference part (expect: equal) and is positive")
     _need(not p.get("family") or p["test"] in FAMILY_TESTS, where, f"a family holds tests {FAMILY_TESTS}")
@@ -204,6 +208,29 @@ def _spearman_comparison(part: dict, # a part with test 'spearman'
     return [{"label": "rho", "estimate": float(r.statistic), "p": float(r.pvalue), "raw p": float(r.pvalue),
              "low": np.nan, "high": np.nan, "n": int(both.sum())}]
 
+# %% ../nbs/02d_register.ipynb #4bddc855
+def _class_gap_comparison(part: dict, # a part with test 'class-gap': `a`, a class; `against`, the others
+                          s: dict, # its scores: 'gold' (examples,), 'pred' ((seeds,) examples), 'names' (class order)
+                          n_resamples: int = 2000, seed: int = 0, level: float = 0.95,
+                         ) -> list:
+    "One system's F1 of class `a` minus the lowest F1 of `against` (each seed's, averaged), bootstrapped over the test"
+    " examples and the seeds: one comparison, its two-sided p as the ledger's (`claims.seed_example_bootstrap`)."
+    from nlicompendium.stats import metric_from_confusion
+    g, pr, names = np.asarray(s["gold"], np.int64), np.atleast_2d(s["pred"]).astype(np.int64), list(s["names"])
+    k, others, C = names.index(part["a"]), [names.index(o) for o in part["against"]], len(names)
+    rng = np.random.default_rng(seed); idx = rng.integers(0, len(g), (n_resamples, len(g)))
+    W = np.vstack([np.ones(len(g)), [np.bincount(i, minlength=len(g)) for i in idx]])  # row 0: the examples as they are
+    hot = np.zeros((len(pr), len(g), C * C)); hot[np.arange(len(pr))[:, None], np.arange(len(g)), g * C + pr] = 1
+    cm = np.rint(W @ hot).astype(np.int64).reshape(-1, C, C)  # (seeds x (1 + resamples), C, C): whole counts
+    f1 = lambda j: metric_from_confusion(cm, f"f1_{j}").reshape(len(pr), -1)  # (seeds, 1 + resamples)
+    gap = f1(k) - np.min([f1(j) for j in others], 0)
+    sd = rng.integers(0, len(pr), (n_resamples, len(pr)))  # each resample's seeds
+    d = gap[sd, np.arange(1, n_resamples + 1)[:, None]].mean(1)
+    lo, hi = np.quantile(d, [(1 - level) / 2, (1 + level) / 2])
+    p = float(min(1.0, 2 * min((d <= 0).mean(), (d >= 0).mean())))
+    return [{"label": f"{part['a']} against the lowest of {', '.join(part['against'])}",
+             "estimate": float(gap[:, 0].mean()), "p": p, "raw p": p, "low": float(lo), "high": float(hi), "n": len(g)}]
+
 # %% ../nbs/02d_register.ipynb #a5cec87b
 def family_comparisons(reg: dict, # a register (`load_register`)
                        scores: dict, # the study's scores, by part key
@@ -215,6 +242,7 @@ def family_comparisons(reg: dict, # a register (`load_register`)
     for p in parts:
         s = scores[p["key"]]
         if p["test"] in ("groups", "binomial"): out[p["key"]] = _group_comparisons(p, s)
+        elif p["test"] == "class-gap": out[p["key"]] = (_class_gap_comparison(p, s), [])
         else: out[p["key"]] = (_coefficient_comparisons(p, s) if p["test"] == "coefficient"
                                else _spearman_comparison(p, s), [])
     for fam in {p.get("family") or p["key"] for p in parts}:
@@ -305,7 +333,9 @@ def _decide_part(led: Claims, c: Claim, part: dict, s: dict, fam, where: str) ->
                                  f"({', '.join(small) or 'a correlation over fewer than 3'})")
     d = deciding(comps, c.expect, part.get("mode", "every"))
     base = {"groups": "Welch t-test over pairs (scipy)", "binomial": "exact binomial test (scipy)",
-            "coefficient": "logistic regression, Wald test (statsmodels)", "spearman": "Spearman rank correlation"}[t]
+            "coefficient": "logistic regression, Wald test (statsmodels)", "spearman": "Spearman rank correlation",
+            "class-gap": "bootstrap over the test examples (and seeds) of one system's class F1 minus the lowest F1 of "
+                         "the classes it is compared with (2,000 resamples)"}[t]
     test = "; ".join(x for x in (base, f"{len(comps)} comparisons, decided by {d['label']} (its p uncorrected; Holm "
                                        "within the family is the ledger's)" if len(comps) > 1 else "",
                                  f"left out, under {part.get('min_pairs')} pairs: {', '.join(small)}" if small else "")

@@ -90,3 +90,29 @@ def test_the_modal_share_is_the_papers_63_of_115_not_a_majority(reg):
                        (0.40, "contradicted")):
         r = _decide_one(reg, "train_entailment_modal", {"here": here, "definitions": {}, "facts": {"here": f"{here}"}})
         assert r.verdict == want, (here, r.verdict, r.reason)
+
+
+def test_heuristics_neutral_poor_is_a_bootstrap_over_the_test_items(reg):
+    """Fig. 1, 'all models do poorly on the neutral class', for the Heuristics (one deterministic run): their neutral F1
+    minus the lower of their entailment and contradiction F1, bootstrapped over the test items, decides it; a gap that
+    the items do not settle reads inconclusive, not supported as the one-run comparison of three numbers read it."""
+    import numpy as np
+    from sklearn.metrics import f1_score
+    p = part(reg, "fig1_neutral_poor_heuristics")
+    assert (p["test"], p["expect"], p["a"], p["against"]) == ("class-gap", "less", "neutral", ["entailment",
+                                                                                               "contradiction"])
+    assert {(a["field"], a["before"]) for a in p["amendments"]} == {("test", "exact"), ("unit", "data"),
+                                                                     ("expect", "holds")}
+    names = ["entailment", "contradiction", "neutral"]  # CB's (SuperGLUE's) label order
+    rng = np.random.default_rng(0)
+    gold = np.r_[np.zeros(113), np.ones(121), np.full(16, 2)].astype(int)  # the paper's test split: 113 / 121 / 16
+    good = np.where(rng.random(250) < 0.85, gold, (gold + 1) % 3)  # every class right 85% of the time
+    poor = np.where(gold == 2, rng.integers(0, 2, 250), good)  # neutral never right
+    best = np.where((gold == 1) & (np.arange(250) % 2 == 0), 0, gold)  # neutral all right, half the contradictions not
+    for pred, want in ((poor, "supported"), (gold, "inconclusive (tie)"), (best, "contradicted")):
+        f1 = f1_score(gold, pred, labels=[0, 1, 2], average=None, zero_division=0)
+        r = _decide_one(reg, "fig1_neutral_poor_heuristics", {"gold": gold, "pred": pred[None], "names": names,
+                                                              "facts": {"here": "x"}})
+        assert r.kind == "exploratory" and "keeps the amended test's verdict" in r.reason, r.reason
+        assert float(r["estimate (A - B)"]) == pytest.approx(f1[2] - f1[:2].min(), abs=1e-9)
+        assert r.verdict == want, (r.verdict, r.reason)
