@@ -100,7 +100,8 @@ class Part:
     "One piece of a job's arithmetic: `units` passes over `seqs` token sequences (or head examples)."
     what: str  # in words
     cell: int  # the cell of the committed notebook that runs it (cell_times.csv)
-    model: str  # 'encoder' (the embedded MiniLM, a classifier on top), 'frozen' (bare encoder), 'head', 'lstm'
+    model: str  # 'encoder' (the embedded MiniLM, a classifier on top), 'frozen' (bare encoder), 'head', 'lstm',
+    # 'fasttext' (gensim's word vectors: work in words, at gensim's measured rate, not FLOPs)
     mode: str  # TRAIN or FORWARD
     lengths: object = None  # real tokens per sequence (np.ndarray); for 'head': examples per pass (int)
     units: float = 1  # how many times it runs: epochs x seeds x fits
@@ -176,6 +177,7 @@ class Flops:
         "The part's FLOPs: per-sequence formula over its real token counts, times its units."
         if p.model == "head": return head_flops(p.features, p.labels, p.mode) * p.lengths * p.units
         if p.model == "lstm": return lstm_flops_per_token(p.mode) * float(np.sum(p.lengths)) * p.units
+        if p.model == "fasttext": return float(np.sum(p.lengths)) * p.units  # words, not FLOPs (rate: words/s)
         return float(self.per_seq((p.model, p.mode), p.lengths).sum()) * p.layers * p.units
 
 
@@ -277,8 +279,56 @@ def curriculum_parts(root: Path, job: str) -> list[Part]:
     for _, r in conf.iterrows():  # the rate the variant did not already run at (its own runs are cell 17's, cached)
         if not math.isclose(r["lr"], vt.loc[r["variant"], "lr"]):
             parts += heads(f"confound test, lr {r['lr']:g}", 23, r["variant"], int(r["seeds"]))
+    parts += fasttext_parts(root, job, tr, len(p["seeds"]))
     for q in parts: q.labels = labels
     return parts
+
+
+FT_EPOCHS = 5  # baselines.train_fasttext's default, which nb 05 keeps (dim 300, bucket 200_000, sg, window 5, n-grams 3-6)
+
+
+def fasttext_words(train) -> np.ndarray:
+    "Words of each text the CBOW rows' vectors train on: the distinct premises and hypotheses, whitespace-split (nb 05)."
+    return np.array([len(t.split()) for t in sorted(set(train["premise"]) | set(train["hypothesis"]))])
+
+
+def fasttext_parts(root: Path, job: str, train, seeds: int) -> list[Part]:
+    "The CBOW rows' fastText training, where the committed run trained vectors per seed (its Table 5 says so)."
+    t5 = root / "tables" / job / "table5_overall.csv"
+    if not t5.is_file(): return []
+    what = pd.read_csv(t5).set_index("row").get("what computed the row", pd.Series(dtype=str))
+    if "trained per seed" not in str(what.get("CBOW + SVM", "")): return []
+    return [Part(f"fastText vectors for the CBOW rows, {seeds} seeds x {FT_EPOCHS} epochs (work in words)", 16,
+                 "fasttext", TRAIN, fasttext_words(train), FT_EPOCHS * seeds,
+                 cite="nb 05 cell 16: baselines.train_fasttext per seed, one gensim worker each, seeds spread over "
+                      "processes; its floor: words / (gensim's words/s x the job's threads)")]
+
+
+def main_vector_text(root: Path) -> list:
+    "The text make main's CBOW vectors train on (its committed manifest's train_data)."
+    m = json.loads((root / "tables" / MAIN_JOB / "manifest.json").read_text())
+    p = json.loads(m["params"]) if isinstance(m["params"], str) else m["params"]
+    name, split = p["train_data"].split("/"); tr = dataset(name)[split]
+    return sorted(set(tr["premise"]) | set(tr["hypothesis"]))
+
+
+def fasttext_rate(texts, seconds: float = 1.0, runs: int = 3) -> float:
+    "gensim FastText's training rate at the job's settings, one worker: raw words per second of `train` alone (the"
+    " vocabulary and initialisation untimed), median of `runs`, on an even sample of `texts` sized to about `seconds`."
+    import functools
+    from gensim.models import FastText
+    from nlicompendium.baselines import _adjust_vectors
+    sents = [t.split() for t in texts if t.split()]
+    def one(sample):
+        m = FastText(vector_size=300, window=5, min_count=1, sg=1, min_n=3, max_n=6, seed=0, workers=1, bucket=200_000)
+        m.wv.adjust_vectors = functools.partial(_adjust_vectors, m.wv)  # the library's, as train_fasttext runs it
+        m.build_vocab(corpus_iterable=sample)
+        t = time.perf_counter(); m.train(corpus_iterable=sample, total_examples=len(sample), epochs=1)
+        return sum(map(len, sample)) / (time.perf_counter() - t)
+    n = min(len(sents), 500); per = np.mean([len(x) for x in sents]) or 1.0
+    n = int(min(len(sents), max(n, one(sents[::max(1, len(sents) // n)][:n]) * seconds / per)))
+    sample = sents[::max(1, len(sents) // n)][:n]
+    return float(np.median([one(sample) for _ in range(runs)]))
 
 
 def taxinli_split():
@@ -541,11 +591,13 @@ def floor_table(root: Path, jobs: pd.DataFrame, rates: dict, fl: Flops, top: int
         threads, how = run_threads(root, job)
         job_rates = rates(threads) if callable(rates) else rates
         for p in parts:
-            gflop = fl.of(p) / 1e9
-            s = gflop / job_rates[rate_kind(p)]
+            gflop, rate = fl.of(p) / 1e9, job_rates.get(rate_kind(p))  # fastText: giga-words, at giga-words/s
+            s = gflop / rate if rate else 0.0  # no rate (recorded rates have none for gensim): not counted
             fresh += s
             if not p.cached: by_cell[p.cell] = by_cell.get(p.cell, 0.0) + s
-            part_rows.append({"job": job, "cell": p.cell, "part": p.what, "GFLOP": round(gflop, 1),
+            words = p.model == "fasttext"
+            part_rows.append({"job": job, "cell": p.cell, "part": p.what, "GFLOP": np.nan if words else round(gflop, 1),
+                              "G words": round(gflop, 3) if words else np.nan,
                               "floor s": round(s, 2), "cached": p.cached, "from": p.cite})
         floor, measured = sum(by_cell.values()), float(by_job.loc[job, "seconds"])
         rows.append({"job": job, "measured s": measured, "measured on": by_job.loc[job, "machine"], "floor s": floor,
@@ -623,7 +675,11 @@ def print_floors(root: Path, jobs: pd.DataFrame, gemm_gflops: float | None, here
               for t, r in by_threads.items()) + ".")
     if gemm_gflops: rates, words = dict.fromkeys(SHAPES, gemm_gflops), f"given: {gemm_gflops:g} GFLOP/s (--gemm-gflops)"
     elif here:
-        rates = lambda threads: by_threads[min(threads or 2, max(by_threads))]  # noqa: E731
+        ft = fasttext_rate(main_vector_text(root))  # words/s of one gensim worker; the seeds run one a core
+        print(f"gensim fastText at the CBOW rows' settings, one worker (train alone, median of 3): {ft:,.0f} words/s; "
+              "a job's seeds train one a process, so its rate at t threads is t times that.")
+        rates = lambda threads: {**by_threads[min(threads or 2, max(by_threads))],  # noqa: E731
+                                 "fasttext": ft * (threads or 2) / 1e9}
         words = "this machine's at the job's threads (2 where not recorded), measured now"
     else: rates, words = {k: v for k, (v, _) in RECORDED_GFLOPS.items()}, f"{XEON_AVX2}, recorded"
     print(f"Floors use {words}" + ("." if callable(rates) else

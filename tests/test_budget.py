@@ -87,6 +87,22 @@ def test_workloads_match_stated_sizes(rb, real_data, monkeypatch):
     seeds = [x for per_model in back.values() for x in per_model.values()]
     assert len(seeds) == 5 and [p.cached for p in w["taxinli"] if p.mode == rb.TRAIN] == [all(seeds)]
     assert np.isclose(sum(p.layers for p in w["cb"] if "probe fine-tuning" in p.what), 21 / 6)
+    # the CBOW rows' fastText: only where the committed Table 5 says its vectors were trained per seed (make main's job)
+    ft = [p for p in w["curriculum-ronli"] if p.model == "fasttext"]
+    assert len(ft) == 1 and ft[0].units == 5 * 5 and ft[0].cell == 16
+    assert not [p for j in ("curriculum-ronli-official", "curriculum-scinli") for p in w[j] if p.model == "fasttext"]
+
+
+def test_fasttext_work_and_rate(rb):
+    "The fastText part's work is the distinct texts' words (counted by hand here) times epochs x seeds, its floor that"
+    " work over gensim's rate; the rate, measured on a tiny sample, is a finite number of words per second."
+    train = {"premise": ["a b c", "d e", "a b c"], "hypothesis": ["f g h i", "d e", "j"]}
+    assert sorted(rb.fasttext_words(train).tolist()) == [1, 2, 3, 4]  # 'a b c', 'd e', 'f g h i', 'j': repeats once
+    part = rb.Part("ft", 16, "fasttext", rb.TRAIN, rb.fasttext_words(train), 25)
+    assert rb.Flops.of(None, part) == 10 * 25 and rb.rate_kind(part) == "fasttext"
+    texts = [" ".join(f"w{(i * 7 + j) % 50}" for j in range(12)) for i in range(200)]
+    r = rb.fasttext_rate(texts, seconds=0.05, runs=1)
+    assert np.isfinite(r) and 1e3 < r < 1e8
 
 
 def test_lengths_are_the_tokenizers(rb):
