@@ -137,12 +137,15 @@ def test_a_above_e2l_rests_on_minority_pairs_in_a(reg):
 def test_minority_rows_need_a_recipe_that_predicts_the_minority_classes(reg, key):
     """Where the plain recipe never predicts a contrastive or entailment pair (F1 0 in every seed), the map puts those
     pairs in H2L whatever the data: the amended row reads not comparable, keeping the verdict declared before; where it
-    does predict them, the row is decided on the map."""
+    does predict them, the row is decided on the map, and a map against the paper reads contradicted (its regions
+    declared as tried), not 'not run here'."""
     facts = {"h2l_min": 90, "all_min": 100, "a_min": 10, "e2l_min": 0, "e2l_all": 500, "standin": "a stand-in"}
-    for f1, under in ((0.0, "not comparable here"), (0.31, "supported")):
-        r = _decide_one(reg, key, {"here": True, "facts": facts | {"plain_minority_f1": f1}})
-        assert (r.kind, r.verdict) == ("exploratory", "supported"), (r.kind, r.verdict)
-        assert f"under the amendment: {under}" in r.reason, r.reason
+    for here, before in ((True, "supported"), (False, "contradicted")):  # the map agrees with the paper, or not
+        for f1, under in ((0.0, "not comparable here"), (0.31, before)):
+            r = _decide_one(reg, key, {"here": here, "facts": facts | {"plain_minority_f1": f1}})
+            assert (r.kind, r.verdict) == ("exploratory", before), (here, f1, r.kind, r.verdict)
+            assert f"under the amendment: {under}" in r.reason, r.reason
+            assert f1 or "F1 on the contrastive and entailment classes scores 0" in r.reason, r.reason  # the number
 
 
 def test_random_chance_reads_the_papers_own_table(reg):
