@@ -986,7 +986,8 @@ def data(self: Claims,
     if c.unit != "data": raise ValueError(f"claim {c.key!r} has unit {c.unit!r}, not 'data'")
     if isinstance(here, (bool, np.bool_)):
         ok, a, b, how = bool(here), np.nan, np.nan, ""
-        v = "supported" if ok else "contradicted" if tried else "not run here"
+        released = c.evidence in ("", "data")  # a stand-in's map or run has no official definitions to try
+        v = "supported" if ok else "contradicted" if tried or not released else "not run here"
         why = [statistic, "" if ok or not tried else f"tried: {tried}"]
     else:
         if paper is None: raise ValueError(f"claim {c.key!r}: a number needs the paper's value to compare with")
