@@ -116,3 +116,16 @@ def test_heuristics_neutral_poor_is_a_bootstrap_over_the_test_items(reg):
         assert r.kind == "exploratory" and "keeps the amended test's verdict" in r.reason, r.reason
         assert float(r["estimate (A - B)"]) == pytest.approx(f1[2] - f1[:2].min(), abs=1e-9)
         assert r.verdict == want, (r.verdict, r.reason)
+
+
+@pytest.mark.parametrize("key, facts", [
+    ("premise_generalisations", {"per_class": "entailment: perhaps", "here": "3 of 3 classes"}),
+    ("hyp_no_discriminating", {"min_count": 5, "quantile": 0.95, "permutations": 1000, "premise": "p = 0.005",
+                               "pmi": "p = 0.028", "here": "chi-square 9.1, its quantile 11.2"}),
+])
+def test_rows_declared_after_the_pmi_table_count_apart(reg, key, facts):
+    "The two §2.2 rows declared once table3_pmi had been printed: each says so and counts apart, whatever it reads."
+    for here in (True, False):
+        r = _decide_one(reg, key, {"here": here, "facts": facts})
+        assert r.kind == "exploratory" and r.reason.startswith("declared after its evidence existed"), r.reason
+        assert r.verdict == ("supported" if here else "contradicted"), r.verdict
