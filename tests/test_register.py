@@ -29,6 +29,23 @@ def test_register_validates_and_quotes_its_paper(root, path):
     assert reg["conclusions"]
 
 
+@pytest.mark.parametrize("path", REGISTERS, ids=lambda p: p.stem)
+def test_each_margins_amendments_form_one_chain(path):
+    "A margin or tolerance amended more than once records one chain: each change starts where the one before ended, and"
+    " the last ends at the value declared now, so which declaration a row keeps is never left open."
+    from nlicompendium.register import load_register
+    for c in load_register(path)["conclusions"]:
+        for p in c["parts"]:
+            by = {}
+            for a in p.get("amendments") or ():
+                if a["field"] in ("margin", "tolerance"): by.setdefault(a["field"], []).append(a)
+            for field, chain in by.items():
+                links = list(zip(chain, chain[1:]))
+                assert all(str(x.get("after")) == str(y["before"]) for x, y in links), (p["key"], field, chain)
+                if field in p and chain[-1].get("after") is not None:
+                    assert str(chain[-1]["after"]) == str(p[field]), (p["key"], field, chain[-1], p[field])
+
+
 def test_a_misquote_in_a_register_is_caught(root, tmp_path):
     "One word changed in one quote fails, naming the file and the conclusion."
     from nlicompendium.register import load_register, RegisterError
