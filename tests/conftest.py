@@ -144,6 +144,15 @@ COSTLIEST_FIRST = [
 ]
 
 
+def decide_one(reg, key, scores, paper="P", **kw):
+    "One part of a register decided alone, as its study decides it (register.decide): the part's row."
+    from nlicompendium.claims import Claims
+    from nlicompendium.register import decide
+    con = next(c for c in reg["conclusions"] if any(p["key"] == key for p in c["parts"]))
+    one = reg | {"conclusions": [con | {"parts": [p for p in con["parts"] if p["key"] == key]}]}
+    return decide(Claims(paper, "t", aso_iterations=0, **kw), one, {key: scores}, {}).iloc[0]
+
+
 def _scope(item) -> str:
     "xdist's loadscope unit of a test: its class, else its module (the file name, without the folder)."
     parts = item.nodeid.split("::")

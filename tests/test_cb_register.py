@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import decide_one
+
 from nlicompendium.data import CB_PAPER_SPLIT
 from nlicompendium.register import load_register, part
 
@@ -73,12 +75,7 @@ def test_mnli_dev_rows_say_matched_and_mismatched(reg):
 
 
 def _decide_one(reg, key, scores, **kw):
-    "One part of the register decided alone, as the study decides it (register.decide), its row."
-    from nlicompendium.claims import Claims
-    from nlicompendium.register import decide
-    con = next(c for c in reg["conclusions"] if any(p["key"] == key for p in c["parts"]))
-    one = reg | {"conclusions": [con | {"parts": [p for p in con["parts"] if p["key"] == key]}]}
-    return decide(Claims("CB", "t", aso_iterations=0, **kw), one, {key: scores}, {}).iloc[0]
+    return decide_one(reg, key, scores, "CB", **kw)
 
 
 def test_the_modal_share_is_the_papers_63_of_115_not_a_majority(reg):

@@ -6,6 +6,8 @@ import re
 from pathlib import Path
 import pytest
 
+from conftest import decide_one
+
 ROOT = Path(__file__).resolve().parent.parent
 REG = ROOT / "nbs" / "registers" / "ronli.yaml"
 SEEDS_TESTS = ("welch", "mann-whitney", "cochran")
@@ -111,12 +113,7 @@ def test_by_construction_and_late_rows_count_apart(reg):
 
 
 def _decide_one(reg, key, scores, **kw):
-    "One part of the register decided alone, as the study decides it (register.decide), its row."
-    from nlicompendium.claims import Claims
-    from nlicompendium.register import decide
-    con = next(c for c in reg["conclusions"] if any(p["key"] == key for p in c["parts"]))
-    one = reg | {"conclusions": [con | {"parts": [p for p in con["parts"] if p["key"] == key]}]}
-    return decide(Claims("RoNLI", "t", aso_iterations=0, **kw), one, {key: scores}, {}).iloc[0]
+    return decide_one(reg, key, scores, "RoNLI", **kw)
 
 
 def test_a_above_e2l_rests_on_minority_pairs_in_a(reg):
