@@ -126,3 +126,28 @@ def test_rows_declared_after_the_pmi_table_count_apart(reg, key, facts):
         r = _decide_one(reg, key, {"here": here, "facts": facts})
         assert r.kind == "exploratory" and r.reason.startswith("declared after its evidence existed"), r.reason
         assert r.verdict == ("supported" if here else "contradicted"), r.verdict
+
+
+@pytest.mark.parametrize("key", ["yes_items_cb_vs_mnli", "yes_items_mnli_cb_vs_mnli"])
+def test_the_yes_items_rows_name_the_one_test_that_decides_them(reg, key):
+    """Table 5, 'both outperforming MNLI^B (... McNemar's test': the field says mcnemar and the reading says what the
+    ledger's mcnemar is over several seeds, one test: the seed-and-example bootstrap of accuracy decides (its p, the
+    bootstrap's), McNemar per seed pair is shown beside it (scipy's exact binomial test on the discordant pairs)."""
+    import numpy as np
+    from scipy.stats import binomtest
+    from nlicompendium.claims import over_examples
+    p = part(reg, key)
+    assert (p["test"], p["metric"]) == ("mcnemar", "accuracy")
+    assert "One test decides it, the ledger's mcnemar over seeds" in p["reading"] and "not deciding" in p["reading"]
+    rng = np.random.default_rng(1)
+    gold = rng.integers(0, 3, 40)
+    a = np.where(rng.random((3, 40)) < 0.9, gold, (gold + 1) % 3)  # right on about 90% of the items
+    b = np.where(rng.random((3, 40)) < 0.5, gold, (gold + 2) % 3)  # about 50%
+    r = _decide_one(reg, key, {"gold": gold, "a": a, "b": b, "num_classes": 3,
+                                "facts": {"scope": "", "n_yes": 40}})
+    assert r.test.startswith("bootstrap over seeds and examples of accuracy"), r.test
+    assert float(r.p) == pytest.approx(over_examples(gold, a, b, "accuracy", "bootstrap", 3).p)
+    for x, y in zip(a, b):  # every seed pair's McNemar in the reason (fewer than 25 discordant pairs: exact)
+        n10, n01 = int(((x == gold) & (y != gold)).sum()), int(((x != gold) & (y == gold)).sum())
+        assert n10 + n01 < 25 and f"p = {binomtest(n10, n10 + n01).pvalue:.3g}" in r.reason, (n10, n01, r.reason)
+    assert r.verdict == "supported", (r.verdict, r.reason)
