@@ -189,3 +189,29 @@ def test_perfect_precision_but_poor_recall_has_its_bounds_declared(reg):
         assert (r.verdict, r.kind) == ("not run here", "exploratory"), (k, r.verdict, r.kind)
         assert r.reason.startswith("declared after its evidence existed") and "run: nlic_reproduce --jobs cb" in r.reason
     assert con.verdict == "not run here" and con.rows == 3, con
+
+
+def test_the_no_items_have_the_papers_accuracy_declared(reg):
+    """Table 5, 'There is no statistical difference between the models' performance for the No-items': the paper used
+    McNemar's test on accuracy (l.144), the rows macro F1. Each comparison gains an accuracy part with the margin the
+    No-items declared first (12.8 points, as a fraction); the study hands over no scores under these keys, so each reads
+    'not run here' with the run that decides it, counts apart, and holds the conclusion at 'not run here'."""
+    import numpy as np
+    pairs = {"no_items_mnli_cb_like_cb": ("MNLI+CB", "CB only"), "no_items_mnli_cb_like_mnli": ("MNLI+CB", "MNLI only"),
+             "no_items_cb_like_mnli": ("CB only", "MNLI only")}
+    for key, (a, b) in pairs.items():
+        p, f1 = part(reg, f"{key}_accuracy"), part(reg, key)
+        assert (p["a"], p["b"], p["metric"], p["expect"], p["margin"]) == (a, b, "accuracy", "equal", f1["margin"])
+        assert "McNemar" in p["reading"] and key in p["command"] and [x["field"] for x in p["amendments"]] == ["added"]
+    rng = np.random.default_rng(0)
+    gold = rng.integers(0, 3, 36)
+    same = np.where(rng.random((5, 36)) < 0.6, gold, (gold + 1) % 3)
+    scores = {k: {"gold": gold, "a": same, "b": same, "num_classes": 3, "facts": {"n_no": 36, "scope": ""}}
+              for k in pairs}
+    rows, con = _decide_conclusion(reg, "no_items_no_difference", scores)
+    for key in pairs:
+        assert rows.loc[key, "verdict"] not in ("not run here", "not testable here"), key  # macro F1: decided
+        r = rows.loc[f"{key}_accuracy"]
+        assert (r.verdict, r.kind) == ("not run here", "exploratory") and r.reason.startswith("declared after its evidence")
+    from nlicompendium.claims import CONCLUSION_ORDER  # the conclusion reads at most 'not run here', never supported
+    assert con.verdict in CONCLUSION_ORDER[:CONCLUSION_ORDER.index("not run here") + 1] and con.rows == 6, con
