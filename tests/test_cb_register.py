@@ -215,3 +215,26 @@ def test_the_no_items_have_the_papers_accuracy_declared(reg):
         assert (r.verdict, r.kind) == ("not run here", "exploratory") and r.reason.startswith("declared after its evidence")
     from nlicompendium.claims import CONCLUSION_ORDER  # the conclusion reads at most 'not run here', never supported
     assert con.verdict in CONCLUSION_ORDER[:CONCLUSION_ORDER.index("not run here") + 1] and con.rows == 6, con
+
+
+REPEATS = {"abstract_pragmatic_gap": "yes_no_gap_mnli_cb", "error_patterns_mnli_cb": "yes_no_gap_mnli_cb",
+           "error_patterns_cb": "yes_no_gap_cb", "nli_not_encode_frozen": "probing_frozen_degenerate",
+           "abstract_not_encode": "probing_frozen_degenerate"}  # as nbs/13_cb.ipynb hands their scores over
+
+
+@pytest.mark.parametrize("key, same", REPEATS.items())
+def test_a_summary_row_says_it_repeats_another_rows_test(reg, key, same):
+    """The abstract's and the conclusion's summaries are tested on the evidence of the rows they summarise: the format
+    cannot point a part at another's test, so each reading names the row it repeats and says it adds no evidence. The
+    declaration is that row's, and so, decided on the same scores, is the estimate, p and verdict."""
+    import numpy as np
+    p, q = part(reg, key), part(reg, same)
+    assert f"The same test on the same evidence as {same}" in p["reading"] and "adds no evidence" in p["reading"]
+    for f in ("a", "b", "under_test", "metric", "expect", "margin", "test"): assert p.get(f) == q.get(f), f
+    a = np.array([0.9, 0.8, 0.85, 0.88, 0.83]) if p["test"] == "paired" else np.array([0.01, 0.02, 0.0, 0.03, 0.01])
+    b = a - np.array([0.2, 0.25, 0.18, 0.22, 0.21]) if p["test"] == "paired" else 0.0
+    s = {"a": a, "b": b, "facts": {"scope": "", "L": 6, "here": "x"}}
+    r, r0 = _decide_one(reg, key, s), _decide_one(reg, same, s)
+    assert (float(r.p), float(r["estimate (A - B)"]), r.verdict) == (float(r0.p), float(r0["estimate (A - B)"]),
+                                                                       r0.verdict)
+    assert r.kind == "exploratory" and r0.kind != "exploratory"  # the repeat was declared late: it counts apart
