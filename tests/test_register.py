@@ -29,16 +29,19 @@ def test_register_validates_and_quotes_its_paper(root, path):
     assert reg["conclusions"]
 
 
+CHAINED = ("margin", "tolerance", "family", "family_size")  # fields whose amendments must form one chain
+
+
 @pytest.mark.parametrize("path", REGISTERS, ids=lambda p: p.stem)
 def test_each_margins_amendments_form_one_chain(path):
-    "A margin or tolerance amended more than once records one chain: each change starts where the one before ended, and"
-    " the last ends at the value declared now, so which declaration a row keeps is never left open."
+    "A margin, tolerance, family or family size amended more than once records one chain: each change starts where the"
+    " one before ended, and the last ends at the value declared now, so which declaration a row keeps is never left open."
     from nlicompendium.register import load_register
     for c in load_register(path)["conclusions"]:
         for p in c["parts"]:
             by = {}
             for a in p.get("amendments") or ():
-                if a["field"] in ("margin", "tolerance"): by.setdefault(a["field"], []).append(a)
+                if a["field"] in CHAINED: by.setdefault(a["field"], []).append(a)
             for field, chain in by.items():
                 links = list(zip(chain, chain[1:]))
                 assert all(str(x.get("after")) == str(y["before"]) for x, y in links), (p["key"], field, chain)
