@@ -238,3 +238,19 @@ def test_a_summary_row_says_it_repeats_another_rows_test(reg, key, same):
     assert (float(r.p), float(r["estimate (A - B)"]), r.verdict) == (float(r0.p), float(r0["estimate (A - B)"]),
                                                                        r0.verdict)
     assert r.kind == "exploratory" and r0.kind != "exploratory"  # the repeat was declared late: it counts apart
+
+
+@pytest.mark.parametrize("key", ["probing_weights_smaller_factivity", "probing_weights_smaller_environment"])
+def test_the_gamma_rows_say_they_show_the_optimisers_schedule(reg, key):
+    """'The scalar mixing weights are smaller than the weights from the fine-tuned model': gamma after different step
+    counts and learning rates mostly measures the optimiser, and no matched comparison is in the evidence: the row's
+    statement says so, with the two schedules of the run."""
+    import numpy as np
+    facts = {"L": 6, "fro_steps": 200, "ft_steps": 380, "ft_lr": 5e-5, "fro": "0.9", "ft": "1.1", "scope": "",
+             "probe_seeds_words": "5 probe seeds"}
+    r = _decide_one(reg, key, {"a": np.array([0.9, 0.92, 0.88, 0.91, 0.9]), "b": np.array([1.1, 1.05, 1.12, 1.08, 1.1]),
+                               "facts": facts})
+    assert "200 full-batch Adam steps at 1e-3 against" in r.statement or "train 200 full-batch Adam steps" in r.statement
+    assert "380 steps at 5e-05" in r.statement and "mostly measures the optimiser" in r.statement, r.statement
+    assert "no comparison at matched steps and learning rate" in r.statement
+    assert r.verdict == "supported", (r.verdict, r.reason)  # the declared test is unchanged: lower gamma, Welch
