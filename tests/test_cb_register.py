@@ -254,3 +254,35 @@ def test_the_gamma_rows_say_they_show_the_optimisers_schedule(reg, key):
     assert "380 steps at 5e-05" in r.statement and "mostly measures the optimiser" in r.statement, r.statement
     assert "no comparison at matched steps and learning rate" in r.statement
     assert r.verdict == "supported", (r.verdict, r.reason)  # the declared test is unchanged: lower gamma, Welch
+
+
+@pytest.mark.parametrize("feat", ["factivity", "environment"])
+def test_can_learn_needs_the_probe_above_its_floor(reg, real_data, feat):
+    """'BERT can learn these features with direct supervision': the fine-tuned probe must also beat the probe task's
+    floor on CB test, the higher of the majority class's and uniform chance's macro F1 of its labels (sklearn's F1 of
+    the majority prediction; a uniform guesser simulated), declared as a requirement. Declared after fig2_probing had
+    printed the probes' F1: the row keeps the verdict without it and shows 'not comparable here' under it."""
+    import numpy as np
+    import pandas as pd
+    from sklearn.metrics import f1_score
+    from nlicompendium.data import load
+    cb = load("cb", data_dir=real_data)
+    te, pr = cb["test"].to_pandas(), pd.concat([cb["train"].to_pandas(), cb["validation"].to_pandas()])
+    names = [0, 1] if feat == "factivity" else sorted(pr.embedding_main.unique())  # as nbs/13_cb.ipynb labels them
+    y = te.factive.astype(int).to_numpy() if feat == "factivity" else te.embedding_main.to_numpy()
+    maj = f1_score(y, np.full(len(y), pd.Series(y).mode()[0]), labels=names, average="macro", zero_division=0)
+    guess = np.random.default_rng(0).integers(0, len(names), (2000, len(y)))  # a uniform guesser, 2,000 times
+    yi = np.array([names.index(v) for v in y])
+    f1k = [2 * ((guess == k) & (yi == k)).sum(1) / ((guess == k).sum(1) + (yi == k).sum()) for k in range(len(names))]
+    uni = float(np.mean(f1k, 0).mean())
+    p = part(reg, f"nli_learnable_{feat}")
+    (name, req), = p["requires"].items()
+    assert req["fact"] == "ft_f1" and req["above"] == pytest.approx(max(maj, uni), abs=0.005), (maj, uni)
+    assert f"{maj:.4f}" in p["reading"] and f"{req['above']}" in p["reading"]
+    assert [(a["field"], a["after"]) for a in p["amendments"]][-1] == ("needs", ["MNLI+CB", name])
+    a, b = np.array([0.3, 0.32, 0.28, 0.31, 0.3]), np.array([0.1, 0.12, 0.09, 0.11, 0.1])  # fine-tuned above frozen
+    facts = {"L": 6, "scope": "", "probe_seeds_words": "5 probe seeds"}
+    for ft, under in ((req["above"] - 0.01, "not comparable here"), (req["above"] + 0.01, "supported")):
+        r = _decide_one(reg, f"nli_learnable_{feat}", {"a": a, "b": b, "facts": facts | {"ft_f1": ft}})
+        assert (r.verdict, r.kind) == ("supported", "exploratory"), (r.verdict, r.reason)  # the declaration before's
+        assert f"under the amendment: {under}" in r.reason, r.reason
