@@ -286,3 +286,20 @@ def test_can_learn_needs_the_probe_above_its_floor(reg, real_data, feat):
         r = _decide_one(reg, f"nli_learnable_{feat}", {"a": a, "b": b, "facts": facts | {"ft_f1": ft}})
         assert (r.verdict, r.kind) == ("supported", "exploratory"), (r.verdict, r.reason)  # the declaration before's
         assert f"under the amendment: {under}" in r.reason, r.reason
+
+
+def test_rare_conditionals_and_modals_is_declared_and_not_run(reg, root):
+    """§4 Feature Probing, l.155: 'For conditionals and modals, this might be due to the fact that they are rare in the
+    dataset.' A statement about the data with its bound declared (each share below an even split's and below
+    negation's); the study hands it no scores, so it reads 'not run here' with what it needs and the run, counts apart
+    (declared late), and is a conclusion of its own, the quote verbatim."""
+    from nlicompendium.claims import quote_in_paper
+    con = next(c for c in reg["conclusions"] if c["key"] == "probing_rare_conditionals_modals")
+    text = root.parent / "shared" / "papers" / "commitmentbank_bert.txt"
+    if text.is_file(): assert quote_in_paper(con["quote"], text.read_text())
+    p = part(reg, "probing_rare_conditionals_modals")
+    assert p["bounds"] == {"environments": ["conditional", "modal"], "below_even_share": True,
+                           "below_share_of": "negation"}
+    r = _decide_one(reg, "probing_rare_conditionals_modals", {})
+    assert (r.verdict, r.kind, r.evidence) == ("not run here", "exploratory", "not run here"), (r.verdict, r.kind)
+    assert "needs the shares of each environment" in r.reason and "run: nlic_reproduce --jobs cb" in r.reason, r.reason
