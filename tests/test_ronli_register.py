@@ -78,10 +78,16 @@ def test_each_job_decides_its_share(reg, job, share):
 
 
 def test_one_comparison_counts_once(reg):
-    "Sentences asserting one comparison (systems, metric) are one conclusion: no two paper's conclusions share one."
-    seen = {}
+    """Sentences asserting one comparison (systems, metric) are one conclusion: no two paper's conclusions share one,
+    but for a part that says, in its reading, which part it repeats (a quote that claims it beside another comparison,
+    decided at its weakest part): §7's macro gain."""
+    seen, repeats = {}, {"stra_gain_macro": "stra_vs_oversampled"}
+    parts = {p["key"]: p for _, p in _parts(reg)}
+    for k, of in repeats.items():  # a repeat is declared as its part is, and says so
+        assert f"repeats {of}" in parts[k]["reading"] and all(parts[k].get(f) == parts[of].get(f)
+                                                               for f in ("a", "b", "metric", "expect", "test", "needs"))
     for c, p in _parts(reg):
-        if c.get("control") or p["test"] == "none": continue
+        if c.get("control") or p["test"] == "none" or p["key"] in repeats: continue
         on = c["key"].startswith("scinli_")  # SciNLI's Table 6 is another data set
         seen.setdefault((on, p.get("a"), p.get("b"), p.get("metric")), set()).add(c["key"])
     assert {k: v for k, v in seen.items() if len(v) > 1} == {}
@@ -176,3 +182,69 @@ def test_cochran_reads_the_papers_retreat_to_a_difference(reg):
                                                           "facts": facts}, n_resamples=200)
     assert (r.kind, r.verdict) == ("exploratory", "contradicted"), (r.kind, r.verdict)  # A > B, declared before
     assert "under the amendment: supported" in r.reason, r.reason
+
+
+STRA = {"a_mean": 0.5, "b_mean": 0.6, "n_a": 5, "majority": "neutral", "maj_micro": 0.6, "standin": "a stand-in"}
+
+
+def _decide_conclusion(reg, key, scores):
+    "Every part of one conclusion decided together (register.decide), and the conclusion as the ledger counts it."
+    from nlicompendium.claims import Claims, by_conclusion
+    from nlicompendium.register import decide
+    con = next(c for c in reg["conclusions"] if c["key"] == key)
+    t = decide(Claims("RoNLI", "t", aso_iterations=0), reg | {"conclusions": [con]}, scores, {})
+    return t.set_index("key"), by_conclusion(t).iloc[0]
+
+
+def test_s7_claims_both_gains_and_is_decided_at_the_weaker(reg):
+    """§7: 'boosting the overall micro and macro ... scores ... by 2% ... and 3% ... These improvements are
+    statistically significant': one quote, two parts (micro, and macro declared late), decided at the weaker: a
+    significant micro gain beside a significant macro loss reads contradicted, the macro part exploratory."""
+    import numpy as np
+    up, down = np.array([0.75, 0.76, 0.74, 0.75, 0.77]), np.array([0.70, 0.71, 0.69, 0.70, 0.72])
+    con = next(c for c in reg["conclusions"] if c["key"] == "stra_gain_significant")
+    assert [(p["key"], p["metric"]) for p in con["parts"]] == [("stra_vs_oversampled_micro", "micro F1"),
+                                                                ("stra_gain_macro", "macro F1")]
+    scores = {"stra_vs_oversampled_micro": {"a": up, "b": down, "facts": STRA},
+              "stra_gain_macro": {"a": down, "b": up, "facts": STRA}}
+    rows, c = _decide_conclusion(reg, "stra_gain_significant", scores)
+    assert rows.loc["stra_vs_oversampled_micro", "verdict"] == "supported"
+    r = rows.loc["stra_gain_macro"]
+    assert (r.verdict, r.kind) == ("contradicted", "exploratory") and r.reason.startswith("declared after its evidence")
+    assert c.verdict == "contradicted" and c.rows == 2, c
+
+
+@pytest.mark.parametrize("key, of, paper", [("e2l_below_oversampled_micro", "e2l_below_oversampled", "0.65 vs 0.73"),
+                                            ("h2l_below_e2l_micro", "h2l_below_e2l", "0.31 vs 0.65")])
+def test_the_regions_rows_have_their_micro_half(reg, key, of, paper):
+    """'performs worse' and 'an even lower performance' name no metric; Table 5 prints micro (0.65 / 0.31 vs 0.73 /
+    0.65) as well as macro: a micro part beside the macro one, declared late, decided over seeds."""
+    import numpy as np
+    p, q = (next(p for _, p in _parts(reg) if p["key"] == k) for k in (key, of))
+    assert (p["a"], p["b"], p["metric"], q["metric"], p["paper"]) == (q["a"], q["b"], "micro F1", "macro F1", paper)
+    assert [a["field"] for a in p["amendments"]] == ["added"]
+    lo, hi = np.array([0.50, 0.52, 0.51, 0.49, 0.50]), np.array([0.60, 0.61, 0.59, 0.62, 0.60])
+    r = _decide_one(reg, key, {"a": lo, "b": hi, "facts": STRA | {"e2l_min": 0}})
+    assert (r.verdict, r.kind) == ("supported", "exploratory"), (r.verdict, r.kind)
+
+
+def test_close_margins_say_they_sit_at_the_papers_smallest_improvement(reg):
+    "The ±0.02 micro-F1 margin of 'fairly close' is §7's 2% gain, which the paper calls an improvement: rows say so."
+    for k in ("a_close_to_oversampled", "e2la_close_to_oversampled"):
+        p = next(p for _, p in _parts(reg) if p["key"] == k)
+        assert p["margin"] == 0.02 and "smallest difference the paper calls an improvement" in p["reading"], k
+        assert "edge" in p["reading"], k
+
+
+def test_code_available_says_what_was_read_and_why_no_rule_decides_it(reg):
+    """The abstract's 'code to reproduce the baselines are available': a hand read of the repository (files named),
+    no rule of the ledger (no kind of evidence is a statement about released code): not testable, and the reason says
+    the ChatGPT 3.5 Turbo row has no code."""
+    from nlicompendium.claims import EVIDENCE
+    p = next(p for _, p in _parts(reg) if p["key"] == "code_available")
+    assert not any("code" in v for v in EVIDENCE.values())  # were one added, this row should use it
+    for s in ("fd75ce0", "main_script.py:11-23", "nli_learning/cbow/bow_svc.py", "ChatGPT 3.5 Turbo", "openai",
+              "no rule decides it offline"):
+        assert s in p["why"], s
+    r = _decide_one(reg, "code_available", {})
+    assert r.verdict == "not testable here" and "fails for that one" in r.reason, r.reason
