@@ -367,5 +367,8 @@ def decide(led: Claims, # the study's ledger
             for n, r in (part.get("requires") or {}).items():  # a fact of the run that must be above a floor
                 if r["fact"] in s.get("facts", {}):
                     led.system(n, float(s["facts"][r["fact"]]), data=r.get("data", "this run"), floor=float(r["above"]))
+                elif s and not set(s) & {"not_run", "untestable"} and part.get("test") != "none":  # decided without it
+                    raise RegisterError(f"{where} requires the run's fact {r['fact']!r} ({n}), which the study did not "
+                                        "hand over: a precondition is never passed for want of its figure")
             _decide_part(led, c, part, s, fam.get(part["key"]), where)
     return led.table()

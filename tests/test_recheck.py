@@ -89,14 +89,15 @@ def test_a_changed_rule_changes_the_expected_verdicts(root, tmp_path, monkeypatc
 
 def test_committed_evidence_rechecks_to_every_committed_claims_table(root, tmp_path):
     """On a copy of the committed tables: each job that committed evidence rechecks to its claims.csv byte for byte; each
-    that did not is listed 'no evidence committed: regenerate'. Every job is accounted for, in under a minute."""
+    that did not is listed 'no evidence committed: regenerate'. Every job is accounted for, in under a minute of CPU (this
+    process's time: a wall clock would measure whatever else shares the machine)."""
     jobs = sorted(p.parent.name for p in (root / "tables").glob("*/claims.csv"))
     keep = {"claims.csv", "claims.md", "claims.tex", "manifest.json", *EVIDENCE_FILES}
     for j in jobs:
         (tmp_path / "tables" / j).mkdir(parents=True)
         for f in keep & {p.name for p in (root / "tables" / j).iterdir()}:
             shutil.copy2(root / "tables" / j / f, tmp_path / "tables" / j / f)
-    t = time.perf_counter(); r = recheck_tables(tmp_path); secs = time.perf_counter() - t
+    t = time.process_time(); r = recheck_tables(tmp_path); secs = time.process_time() - t
     assert sorted(set(r.job)) == jobs
     with_ev = [j for j in jobs if (root / "tables" / j / EVIDENCE_FILES[0]).is_file()]
     assert (r[~r.job.isin(with_ev)].status == NO_EVIDENCE).all()
