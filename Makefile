@@ -34,10 +34,13 @@ main: install
 # (tests/warm_kernel.py; about 4 CPU-s less per kernel, some 30 kernels; tests/test_warm_kernel.py checks them).
 # The caches the tests fill (stand-ins, shared seed units) go to a fresh folder, removed after: a run never reads what an
 # earlier one or the user's studies left in ~/.cache/nlicompendium, and never writes there (tests/conftest.py).
+# The notebook tests and pytest run side by side (make -j2, each target's output printed whole when it ends): one after
+# the other, a third of the two cores sat idle, in kernel start-ups, subprocess waits and the last tests' tail.
 test: install
 	$(MAKE) lint
 	cache=$$(mktemp -d -t nlic-test-cache-XXXXXX); \
-	NLIC_TEST_CACHE_DIR=$$cache $(BIN)/python tests/warm_kernel.py run -- $(MAKE) nbtest pytest; rc=$$?; \
+	NLIC_TEST_CACHE_DIR=$$cache $(BIN)/python tests/warm_kernel.py run -- $(MAKE) -j2 --output-sync=target nbtest pytest; \
+	rc=$$?; \
 	rm -rf $$cache; exit $$rc
 
 # ruff's settings are in pyproject.toml (pyflakes and pycodestyle, 150 columns, the nbdev house style allowed)
