@@ -82,10 +82,9 @@ class TestYourModel:
         for job in jobs:
             m = json.loads((run / job / "manifest.json").read_text())["model_under_test"]
             assert m["fingerprint"] == _model_fingerprint(str(base)) and m["name"] == "my-bert", m
-            reg = job_register(job); parts = {p["key"] for c in reg["conclusions"] for p in c["parts"] if p.get("under_test")}
             cl = pd.read_csv(run / job / "claims.csv").set_index("key")
-            model_rows = cl[cl.index.isin(parts) & ~cl.verdict.isin(["not testable here", "not run here"])]
-            assert "my-bert" in " ".join(model_rows.statement.tolist()), model_rows.statement  # the run's own words
+            model_rows = cl[cl.evidence.str.startswith("a model result")]  # rows on the run's model, whatever verdict
+            assert len(model_rows) and all("my-bert" in s for s in model_rows.statement), model_rows.statement
             ev = (run / job / "evidence.md").read_text()
             assert f"`runs/my-bert/{job}/claims.csv`" in ev
             listed = json.loads((run / job / "manifest.json").read_text())["outputs"]["evidence_page"]["files"]["md"]
