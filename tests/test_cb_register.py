@@ -184,7 +184,7 @@ def test_perfect_precision_but_poor_recall_has_its_bounds_declared(reg):
     from scipy import stats
     pr, rc = np.array([100.0, 98, 99, 100, 97]), np.array([20.0, 25, 18, 30, 22])
     scores = {"fig1_mnli_contradiction_precision_over_recall": {"a": pr, "b": rc},
-              "fig1_mnli_contradiction_precision_perfect": {"a": pr, "b": 100.0},
+              "fig1_mnli_contradiction_precision_perfect": {"a": pr, "b": 100.0, "facts": {"no_contradiction": "none"}},
               "fig1_mnli_contradiction_recall_poor": {"a": rc, "b": 50.0}}
     rows, con = _decide_conclusion(reg, "fig1_mnli_contradiction_precision_over_recall", scores)
     for k in scores:
@@ -193,7 +193,9 @@ def test_perfect_precision_but_poor_recall_has_its_bounds_declared(reg):
         stats.ttest_1samp(rc, 50).pvalue)  # scipy's one-sample t (the ledger's p is two-sided; the direction read apart)
     assert (rows.loc["fig1_mnli_contradiction_precision_perfect", "kind"] == "exploratory"
             and rows.loc["fig1_mnli_contradiction_precision_perfect", "reason"].startswith("declared after its evidence"))
-    worse = scores | {"fig1_mnli_contradiction_precision_perfect": {"a": pr - 20, "b": 100.0},
+    assert "left out, predicting no contradiction: none" in rows.loc["fig1_mnli_contradiction_precision_perfect", "level"]
+    worse = scores | {"fig1_mnli_contradiction_precision_perfect": {"a": pr - 20, "b": 100.0, "facts": {
+                          "no_contradiction": "none"}},
                       "fig1_mnli_contradiction_recall_poor": {"a": rc + 40, "b": 50.0}}  # 80% precision, 64% recall
     rows, _ = _decide_conclusion(reg, "fig1_mnli_contradiction_precision_over_recall", worse)
     assert rows.loc["fig1_mnli_contradiction_precision_perfect", "verdict"] == "contradicted"
