@@ -153,6 +153,15 @@ def decide_one(reg, key, scores, paper="P", **kw):
     return decide(Claims(paper, "t", aso_iterations=0, **kw), one, {key: scores}, {}).iloc[0]
 
 
+def decide_conclusion(reg, key, scores, paper="P"):
+    "Every part of one conclusion decided together (register.decide), and the conclusion as the ledger counts it."
+    from nlicompendium.claims import Claims, by_conclusion
+    from nlicompendium.register import decide
+    con = next(c for c in reg["conclusions"] if c["key"] == key)
+    t = decide(Claims(paper, "t", aso_iterations=0), reg | {"conclusions": [con]}, scores, {})
+    return t.set_index("key"), by_conclusion(t).iloc[0]
+
+
 def _scope(item) -> str:
     "xdist's loadscope unit of a test: its class, else its module (the file name, without the folder)."
     parts = item.nodeid.split("::")

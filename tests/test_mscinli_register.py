@@ -77,12 +77,9 @@ def test_code_cells_are_short():
 
 
 def _decide_conclusion(reg, key, scores):
-    "Every part of one conclusion decided together (register.decide), and the conclusion as the ledger counts it."
-    from nlicompendium.claims import Claims, by_conclusion
-    from nlicompendium.register import decide
-    con = next(c for c in reg["conclusions"] if c["key"] == key)
-    t = decide(Claims("MSciNLI", "t", aso_iterations=0), reg | {"conclusions": [con]}, scores, {})
-    return t.set_index("key"), by_conclusion(t).iloc[0]
+    "conftest.decide_conclusion for this paper."
+    from conftest import decide_conclusion
+    return decide_conclusion(reg, key, scores, "MSciNLI")
 
 
 def _part(reg, key):

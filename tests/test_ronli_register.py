@@ -188,12 +188,9 @@ STRA = {"a_mean": 0.5, "b_mean": 0.6, "n_a": 5, "majority": "neutral", "maj_micr
 
 
 def _decide_conclusion(reg, key, scores):
-    "Every part of one conclusion decided together (register.decide), and the conclusion as the ledger counts it."
-    from nlicompendium.claims import Claims, by_conclusion
-    from nlicompendium.register import decide
-    con = next(c for c in reg["conclusions"] if c["key"] == key)
-    t = decide(Claims("RoNLI", "t", aso_iterations=0), reg | {"conclusions": [con]}, scores, {})
-    return t.set_index("key"), by_conclusion(t).iloc[0]
+    "conftest.decide_conclusion for this paper."
+    from conftest import decide_conclusion
+    return decide_conclusion(reg, key, scores, "RoNLI")
 
 
 def test_s7_claims_both_gains_and_is_decided_at_the_weaker(reg):
