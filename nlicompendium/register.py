@@ -33,17 +33,18 @@ def register_path(name: str, # the register's name: 'taxinli' for registers/taxi
 TESTS = {"exact": "data", "within": "data", "holds": "data", "mcnemar": "examples", "bootstrap": "examples",
          "welch": "seeds", "paired": "seeds", "mann-whitney": "seeds", "cochran": "examples",
          "groups": "examples", "binomial": "examples", "coefficient": "examples",
-         "spearman": "examples", "class-gap": "examples",
+         "spearman": "examples", "class-gap": "examples", "example-pairs": "examples",
          "none": "data"}  # a part's test and its unit of evidence (claims.UNITS)
 SEEDS_EXAMPLES = ("mcnemar", "bootstrap", "cochran", "welch", "mann-whitney")  # the ledger's own tests
 FAMILY_TESTS = ("groups", "binomial", "coefficient", "spearman",
-                "class-gap")  # tests computed here: Holm within a family
+                "class-gap", "example-pairs")  # tests computed here: Holm within a family
 MODES = ("every", "any")  # a part of several comparisons holds if every one does, or if any one does
 CONCLUSION_FIELDS = {"key", "quote", "section", "evidence", "parts", "control"}
 PART_FIELDS = {"key", "reading", "a", "b", "under_test", "metric", "expect", "margin", "family", "family_size", "test",
                "against", "mode", "min_pairs", "value", "tolerance", "bounds", "paper", "level", "tried", "why",
                "amendments", "evidence", "setting", "coefficients", "absolute", "decimals", "command",
-               "needs", "unit", "requires"}  # needs: the systems whose floors gate it (default: under_test);
+               "needs", "unit", "requires",
+               "comparisons", "at_least", "by"}  # needs: the systems whose floors gate it (default: under_test);
                                              # unit: claims.UNITS; requires: {name: {fact, above}}, facts as floors
 AMENDMENT_FIELDS = {"field", "before", "after", "reason", "date"}
 AMENDABLE = ("margin", "tolerance", "paper", "decimals", "expect", "family", "family_size",
@@ -83,6 +84,17 @@ def _check_part(p, # one part, as read
     _need(p.get("margin") is None or (p.get("expect") == "equal" and p["margin"] > 0), where,
           "a margin belongs to a no-difference part (expect: equal) and is positive")
     _need(not p.get("family") or p["test"] in FAMILY_TESTS, where, f"a family holds tests {FAMILY_TESTS}")
+    cmp = p.get("comparisons")
+    _need((p["test"] == "example-pairs") == (cmp is not None), where,
+          "test example-pairs, and only it, lists comparisons")
+    _need(cmp is None or (isinstance(cmp, list) and cmp and all(isinstance(x, list) and len(x) == 2 for x in cmp)),
+          where, "comparisons is a list of [A, B] pairs")
+    n_cmp = len(cmp or p.get("against") or p.get("coefficients") or ())
+    _need(p.get("at_least") is None or (isinstance(p["at_least"], int) and 1 <= p["at_least"] <= n_cmp), where,
+          f"at_least counts the comparisons that must hold: 1 to {n_cmp}")
+    _need(p.get("by") is None or (p["test"] == "example-pairs" and p.get("expect", "greater") in ("greater", "less")
+                                  and p["by"] > 0), where,
+          "by (the least difference a direction asks for) is positive, on an example-pairs part with a direction")
     _need(p.get("under_test") in (None, *systems), where, f"under_test {p.get('under_test')!r} is not in systems")
     for r in (p.get("requires") or {}).values():
         _need(isinstance(r, dict) and {"fact", "above"} <= set(r), where, "a requirement names a fact and above")
@@ -144,17 +156,22 @@ def holm(p, # the p-values of one family
 def deciding(comps: list, # comparisons, each a dict with 'estimate' and its Holm-adjusted 'p'
              expect: str, # 'greater', 'less' or 'equal' (no difference)
              mode: str = "every", # 'every': each comparison must hold; 'any': one suffices
+             at_least: int | None = None, # k: the part holds if k of its comparisons do (every: all; any: 1)
             ) -> dict:
-    "The comparison that decides a part: with `every`, the one most against the paper; with `any`, the most for it."
+    "The comparison that decides a part: the k-th in the paper's favour, ordered from the most for it (significant in"
+    " its direction) to the most against it. With `every` (k = all), the one most against the paper; with `any`"
+    " (k = 1), the most for it. It holds if k comparisons significantly do; it is contradicted if all but k - 1"
+    " significantly go against."
     if not comps: raise ValueError("a part with no comparison left cannot be decided")
     if len(comps) == 1: return comps[0]
     by_p = lambda c: c.get("raw p", c["p"])  # Holm keeps the order of the raw p-values, and breaks no tie of its own
     if expect == "equal": return min(comps, key=by_p)  # no difference anywhere: the likeliest difference decides
     sign = 1 if expect == "greater" else -1
-    same = [c for c in comps if np.sign(c["estimate"]) == sign]
-    other = [c for c in comps if np.sign(c["estimate"]) != sign]
-    if mode == "every": return min(other, key=by_p) if other else max(same, key=by_p)
-    return min(same, key=by_p) if same else max(other, key=by_p)
+    same = sorted([c for c in comps if np.sign(c["estimate"]) == sign], key=by_p)
+    other = sorted([c for c in comps if np.sign(c["estimate"]) != sign], key=by_p, reverse=True)
+    k = at_least or (len(comps) if mode == "every" else 1)
+    return (same + other)[k - 1]
+
 
 # %% ../nbs/02d_register.ipynb #71a4c1ed
 def _group_comparisons(part: dict, # a part with test 'groups' or 'binomial'
@@ -231,18 +248,66 @@ def _class_gap_comparison(part: dict, # a part with test 'class-gap': `a`, a cla
     return [{"label": f"{part['a']} against the lowest of {', '.join(part['against'])}",
              "estimate": float(gap[:, 0].mean()), "p": p, "raw p": p, "low": float(lo), "high": float(hi), "n": len(g)}]
 
+# %% ../nbs/02d_register.ipynb #ep000001
+def _side(name: str, # '<system>' (macro F1 over the classes) or '<system>: <class>' (that class's F1)
+          names: list, # the classes, in label-id order
+         ) -> tuple:
+    "One side of a comparison: (the system, None for macro F1 or the class's index)."
+    system, _, cls = name.rpartition(": ")
+    return (system, names.index(cls)) if system and cls in names else (name, None)
+
+def _example_pair_comparisons(part: dict, # a part with test 'example-pairs': `comparisons` [[A, B], ...], `by`
+                              s: dict, # its scores: 'gold' (examples,), 'pred' {system: ((seeds,) examples)}, 'names'
+                              n_resamples: int = 2000, seed: int = 0, level: float = 0.95,
+                             ) -> list:
+    "A - B in macro F1 (%), or a class's F1, for each declared pair of systems on the same test examples, bootstrapped"
+    " over the examples (one draw for every pair) and each system's seeds (one system's, paired). A prediction outside"
+    " the classes (an answer that parses to none) counts as wrong. With `by`: the difference beyond that least one."
+    from nlicompendium.stats import metric_from_confusion
+    g, names = np.asarray(s["gold"], np.int64), list(s["names"]); C = len(names) + 1  # the last: no class
+    rng = np.random.default_rng(seed); idx = rng.integers(0, len(g), (n_resamples, len(g)))
+    W = np.vstack([np.ones(len(g)), [np.bincount(i, minlength=len(g)) for i in idx]])  # row 0: the examples as they are
+    memo = {}
+    def score(system, k):  # (seeds, 1 + resamples), in %
+        if (system, k) not in memo:
+            pr = np.atleast_2d(s["pred"][system]).astype(np.int64); pr = np.where((pr < 0) | (pr >= C - 1), C - 1, pr)
+            hot = np.zeros((len(pr), len(g), C * C))
+            hot[np.arange(len(pr))[:, None], np.arange(len(g)), g * C + pr] = 1
+            cm = np.rint(W @ hot).astype(np.int64).reshape(-1, C, C)
+            f1 = lambda j: metric_from_confusion(cm, f"f1_{j}").reshape(len(pr), -1)
+            memo[system, k] = 100 * (f1(k) if k is not None else np.mean([f1(j) for j in range(C - 1)], 0))
+        return memo[system, k]
+    by = float(part.get("by") or 0) * (1 if part.get("expect", "greater") == "greater" else -1)
+    out, cols = [], np.arange(1, n_resamples + 1)[:, None]
+    for a, b in part["comparisons"]:
+        (sa, ka), (sb, kb) = _side(a, names), _side(b, names)
+        xa, xb = score(sa, ka), score(sb, kb)
+        ia = rng.integers(0, len(xa), (n_resamples, len(xa)))
+        ib = ia if sa == sb else rng.integers(0, len(xb), (n_resamples, len(xb)))  # one system's seeds stay paired
+        d = xa[ia, cols].mean(1) - xb[ib, cols].mean(1) - by
+        lo, hi = np.quantile(d, [(1 - level) / 2, (1 + level) / 2])
+        p = float(min(1.0, 2 * min((d <= 0).mean(), (d >= 0).mean())))
+        out.append({"label": f"{a} against {b}" + (f" (A - B {'-' if by > 0 else '+'} {abs(by):g})" if by else ""),
+                    "estimate": float(xa[:, 0].mean() - xb[:, 0].mean() - by), "p": p, "raw p": p,
+                    "low": float(lo), "high": float(hi), "n": len(g)})
+    return out
+
+
 # %% ../nbs/02d_register.ipynb #a5cec87b
 def family_comparisons(reg: dict, # a register (`load_register`)
                        scores: dict, # the study's scores, by part key
                       ) -> dict:
     "Every computed part's comparisons, their p-values Holm-adjusted within the part's family (or the part): key ->"
     " (comparisons, groups left out)."
-    parts = [p for c in reg["conclusions"] for p in c["parts"] if p["test"] in FAMILY_TESTS and p["key"] in scores]
+    idle = lambda s: bool(set(s) & {"not_run", "untestable"})  # a test this run cannot make: no comparison to compute
+    parts = [p for c in reg["conclusions"] for p in c["parts"]
+             if p["test"] in FAMILY_TESTS and p["key"] in scores and not idle(scores[p["key"]])]
     out = {}
     for p in parts:
         s = scores[p["key"]]
         if p["test"] in ("groups", "binomial"): out[p["key"]] = _group_comparisons(p, s)
         elif p["test"] == "class-gap": out[p["key"]] = (_class_gap_comparison(p, s), [])
+        elif p["test"] == "example-pairs": out[p["key"]] = (_example_pair_comparisons(p, s), [])
         else: out[p["key"]] = (_coefficient_comparisons(p, s) if p["test"] == "coefficient"
                                else _spearman_comparison(p, s), [])
     for fam in {p.get("family") or p["key"] for p in parts}:
@@ -331,13 +396,21 @@ def _decide_part(led: Claims, c: Claim, part: dict, s: dict, fam, where: str) ->
     if not comps or not all(np.isfinite([x["estimate"], x["p"]]).all() for x in comps):
         return led.untestable(c, "too few groups here to decide it "
                                  f"({', '.join(small) or 'a correlation over fewer than 3'})")
-    d = deciding(comps, c.expect, part.get("mode", "every"))
+    k = part.get("at_least")
+    d = deciding(comps, c.expect, part.get("mode", "every"), k)
     base = {"groups": "Welch t-test over pairs (scipy)", "binomial": "exact binomial test (scipy)",
             "coefficient": "logistic regression, Wald test (statsmodels)", "spearman": "Spearman rank correlation",
             "class-gap": "bootstrap over the test examples (and seeds) of one system's class F1 minus the lowest F1 of "
-                         "the classes it is compared with (2,000 resamples)"}[t]
-    test = "; ".join(x for x in (base, f"{len(comps)} comparisons, decided by {d['label']} (its p uncorrected; Holm "
-                                       "within the family is the ledger's)" if len(comps) > 1 else "",
+                         "the classes it is compared with (2,000 resamples)",
+            "example-pairs": "bootstrap over the test examples (and each system's seeds) of the difference in "
+                             f"{c.metric or 'macro F1'} (2,000 resamples; an answer that parses to no class is "
+                             "wrong)"}[t]
+    rule = f"holds if at least {k} of {len(comps)} hold; " if k else ""
+    if part.get("by"):  # the estimate and its interval are A - B beyond the declared least difference
+        base += (f"; the estimate is A - B {'-' if c.expect == 'greater' else '+'} {part['by']:g}, the least "
+                 "difference declared")
+    test = "; ".join(x for x in (base, f"{len(comps)} comparisons, {rule}decided by {d['label']} (its p uncorrected; "
+                                       "Holm within the family is the ledger's)" if len(comps) > 1 else "",
                                  f"left out, under {part.get('min_pairs')} pairs: {', '.join(small)}" if small else "")
                      if x)
     n = f"{d['n']:,} {'categories' if t == 'spearman' else 'examples'}"
