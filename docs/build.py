@@ -54,7 +54,7 @@ def run_page(job_dir: Path, dst: Path):
     tmp = dst.with_suffix(".src.ipynb"); nbformat.write(nb, tmp); proc_notebook(tmp, dst); tmp.unlink()
 
 
-HOWTO_ORDER = ["verdicts", "profiles", "data", "install", "gpu", "datamap"]  # the how-to pages' order; others follow
+HOWTO_ORDER = ["verdicts", "review", "profiles", "data", "install", "gpu", "datamap"]  # how-tos in order; others after
 
 
 def site_readme(gen: Path) -> str:
