@@ -88,9 +88,6 @@ def generate(gen: Path):
         shutil.copytree(ROOT / src, gen / dst, dirs_exist_ok=True)
     from nlicompendium.cli import RUN_SIZES_MARK
     from nlicompendium.core import run_sizes_table
-    for page in (gen / "howto").glob("*.md"):  # the profiles page shows core.RUN_SIZES, as the code has it
-        text = unlink_missing(page.read_text(), page.parent)
-        page.write_text(text.replace(RUN_SIZES_MARK, run_sizes_table().to_markdown(index=False)))
     howtos = [f"howto/{p.stem}" for p in sorted((DOCS / "howto").glob("*.md"), key=lambda p: (HOWTO_ORDER + [p.stem]).index(p.stem))]
     report = ROOT / "benchmarks" / "README.md"  # the benchmarks report, a page of its own
     if report.is_file():
@@ -111,6 +108,9 @@ def generate(gen: Path):
     evidence = sorted(d.name for d in (ROOT / "tables").iterdir() if (d / "evidence.md").is_file())  # per-study evidence
     for job in evidence:
         (gen / "tables" / job).mkdir(parents=True, exist_ok=True); shutil.copy2(ROOT / "tables" / job / "evidence.md", gen / "tables" / job)
+    for page in (gen / "howto").glob("*.md"):  # after the scorecard and evidence pages: links to them stay links
+        text = unlink_missing(page.read_text(), page.parent)  # the profiles page shows core.RUN_SIZES, as the code has it
+        page.write_text(text.replace(RUN_SIZES_MARK, run_sizes_table().to_markdown(index=False)))
     (gen / "_static" / "verdicts.css").write_text(
         ".verdict{padding:0 .3em;border-radius:3px;white-space:nowrap}.v-0{background:#c8efc8}.v-1{background:#e6f2d5}"
         ".v-2{background:#f2f0d5}.v-3{background:#fbe7c6}.v-4{background:#f6c6c6}.v-5{background:#dcd6ee}"
