@@ -3,11 +3,10 @@
 Each paper notebook executes once in the suite (`smoke` and `dask_study` in conftest.py; `make nbtest` leaves them to
 this file): RoNLI, SciNLI, TaxiNLI, CB and MSciNLI in-process (the executor `nlic_reproduce` uses), the datasets
 notebook through `nlic_reproduce`, and the code-mixed study with its units on the shared Dask cluster (`dask_study`
-checks that they went there, each once). On Dask the units cost more CPU than in-process (workers that start, then
-load data and models again): CB with MSciNLI 236 CPU-s against 171, TaxiNLI with the code-mixed study 154 against 89
-(a cluster's start, ~13 CPU-s, included); the code-mixed study alone 60 on Dask. So Dask runs where it costs least, the
-code-mixed study, and where a test asserts what it does with a killed worker, SciNLI's second run. Two runs repeat one
-on purpose: RoNLI's, from its cache,
+checks that they went there, each once). The four on Dask cost more CPU: the two classes below, run side by side
+under the same load, 285 CPU-s with all four on Dask against 241 with the code-mixed study alone there (a cluster's
+start is ~13 CPU-s). So Dask runs where it costs least, the code-mixed study, and where a test asserts what it does
+with a killed worker, SciNLI's second run. Two runs repeat one on purpose: RoNLI's, from its cache,
 to show that it resumes; SciNLI's, on the Dask cluster with a worker killed, to show the same tables (SciNLI is the
 cheapest curriculum run with units: 13 against RoNLI's 27, and a third of the time).
 """
