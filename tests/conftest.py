@@ -113,8 +113,9 @@ def dask_study(smoke, cluster):
 
 # The costliest scopes first (session 21: the seconds each took in a pytest run with two workers on the 2-core EPYC, AVX2
 # kernels, warm kernels; a scope is a test class, or a module's functions). `make pytest` passes `--no-loadscope-reorder`,
-# so pytest-xdist hands scopes out in this order, two to each worker and then one as each finishes (longest first): the
-# long notebook executions start at once and the tail is the short scopes, so neither worker waits long for the other.
+# so pytest-xdist (3.8, loadscope) hands scopes out in this order: one to each worker, then the next to a worker
+# whenever two or fewer of its tests are left (a one-test scope brings the next with it at once): the long notebook
+# executions start first and the tail is the short scopes, so neither worker waits long for the other.
 # Every scope is listed: one left out would come last, however long it is.
 COSTLIEST_FIRST = [
     "test_your_model.py::TestYourModel",                   # ~80 s here (2-core Xeon, loaded): TaxiNLI, a small BERT tuned
