@@ -19,9 +19,9 @@ __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'VERIFY_DRIFT', 'SEED_TESTS', 'E
            'EVIDENCE_FILES', 'verify_tolerance', 'verdict', 'Evidence', 'aso_eps', 'sign_settled', 'over_seeds',
            'one_seed_out', 'seed_example_bootstrap', 'loo_bootstrap', 'pooled_mcnemar', 'over_examples', 'Claim',
            'quote_in_paper', 'tost_seeds', 'seeds_for_power', 'min_attainable_p', 'evidence_kind', 'conclusion_groups',
-           'holm_families', 'Claims', 'uniform_chance', 'by_conclusion', 'verdict_counts', 'upgrade_claims',
-           'count_table', 'verdict_figure', 'load_evidence', 'write_evidence', 'replay', 'recheck', 'recheck_caption',
-           'write_claims']
+           'holm_families', 'holm_before', 'Claims', 'uniform_chance', 'by_conclusion', 'verdict_counts',
+           'upgrade_claims', 'count_table', 'verdict_figure', 'load_evidence', 'write_evidence', 'replay', 'recheck',
+           'recheck_caption', 'write_claims']
 
 # %% ../nbs/02b_claims.ipynb #4347f4f6
 ALPHA = 0.05  # the significance level of every verdict
@@ -700,6 +700,41 @@ def holm_families(t: pd.DataFrame, # a ledger's rows (`Claims.table`)
                 if str(t.reason[i]).startswith(("significant against", "a difference:")): t.at[i, "reason"] = ""
             t.at[i, "reason"] = "; ".join(x for x in (t.reason[i], note) if isinstance(x, str) and x)
     return t
+def holm_before(t: pd.DataFrame, # the ledger's rows after `holm_families` (`Claims.table`)
+                raw: pd.DataFrame, # the same rows as decided, before any correction
+                decided: dict, # key -> (claim, evidence), as `Claims` recorded them
+                before: dict, # key -> (claim, evidence) of an amended row's declaration before (`_amended`)
+                alpha: float = ALPHA,
+               ) -> pd.DataFrame:
+    "An amended row keeps the verdict of its declaration before: that declaration's p corrected by Holm within the"
+    " family it declared (its name and size before; its members' p-values as decided), as `holm_families` corrects"
+    " the rest."
+    from statsmodels.stats.multitest import multipletests
+    rows = [i for i in t.index if t.key[i] in before and t.kind[i] == "exploratory"]
+    if not rows: return t
+    t, groups = t.copy(), conclusion_groups(raw)
+    idle = ("not comparable here", "not testable here", "not run here")
+    decl = lambda j: before.get(raw.key[j]) or decided.get(raw.key[j])  # each row's (claim, evidence) as declared
+    fam = lambda j: decl(j)[0].family or groups[j] if decl(j) else None
+    for i in rows:
+        c0, ev0 = before[t.key[i]]
+        mates = [j for j in raw.index if fam(j) == fam(i) and raw.verdict[j] not in idle]
+        ps = [_decisive_p(*decl(j), raw.verdict[j]) for j in [i] + [j for j in mates if j != i]]
+        if not np.isfinite(ps[0]): continue
+        ps = [ps[0]] + [p for p in ps[1:] if np.isfinite(p)]
+        size = max(len(ps), c0.family_size)
+        if size < 2: continue
+        pa = multipletests(ps + [1.0] * (size - len(ps)), alpha=alpha, method="holm")[1][0]
+        note = f"the declaration before: Holm within the family '{fam(i)}' ({size} tests): adjusted p = {pa:.3g}"
+        if t.verdict[i] in ("supported", "contradicted") and pa >= alpha:
+            tol = 0.0 if _machine_free(c0) else verify_tolerance(ev0.low, ev0.high)
+            m = c0.margin if c0.expect == "equal" else None
+            t.at[i, "verdict"] = verdict(c0.expect, ev0.estimate, 1.0, None, m, settled=ev0.sign_settled is not False,
+                                         tolerance=tol)
+            note += f" >= {alpha}: not significant in its family"
+        t.at[i, "reason"] = "; ".join(x for x in (t.reason[i], note) if isinstance(x, str) and x)
+    return t
+
 
 # %% ../nbs/02b_claims.ipynb #e2ecec0d
 class Claims:
@@ -749,7 +784,8 @@ class Claims:
 
     def table(self) -> pd.DataFrame:
         "The ledger, one row per claim, each p-value corrected within its family (`holm_families`)."
-        return holm_families(pd.DataFrame(self.rows, columns=CLAIM_COLUMNS), self.decided)
+        raw = pd.DataFrame(self.rows, columns=CLAIM_COLUMNS)
+        return holm_before(holm_families(raw, self.decided), raw, self.decided, getattr(self, "before", {}))
 
 # %% ../nbs/02b_claims.ipynb #ba8ff902
 def _frozen(v):
@@ -794,6 +830,8 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
     args["c"] = replace(c, amendments=(), **{k: v for k, v in before.items() if k in names})
     scratch = Claims(led.paper, led.computed_by, 0, led.n_resamples, led.seed); scratch.systems = dict(led.systems)
     old, row = fn(scratch, **args), led.rows[-1]
+    if c.key in scratch.decided:  # the declaration before, for its own family's correction (`holm_before`)
+        vars(led).setdefault("before", {})[c.key] = scratch.decided[c.key]
     if c.key in led.decided and c.family_size > 1:  # its declared family, though no other part is a row here
         row.update(holm_families(pd.DataFrame([row], columns=CLAIM_COLUMNS), led.decided).iloc[0].to_dict())
     after = lambda a: a["after"] if a.get("after") is not None else now.get(a["field"])  # as recorded, else as now
