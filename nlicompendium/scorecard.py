@@ -146,7 +146,7 @@ def cut(s, # text
     return w.rstrip(",;:") + "\u2026"
 
 def words(s, # text
-          n: int = 15, # at most this many words
+          n: int = 12, # at most this many words
          ) -> str:
     "The first `n` words of `s`, with '\u2026' where it was cut."
     w = str(s).split()
@@ -160,20 +160,21 @@ def _first_clause(reason) -> str:
 
 def note(r: dict, # one conclusion (a row of `conclusions`)
         ) -> str:
-    "At most 15 words on a conclusion: the estimate, interval and p of its test, or what its reason says first."
+    "At most 12 words on a conclusion (then its number of parts): the estimate, interval and p of its test, or what"
+    " its reason says first."
     tail = f"; weakest of {r['parts']} parts" if r.get("parts", 1) > 1 else ""
     est, p = r.get("estimate (A - B)"), r.get("p")
     if r["verdict"] not in ("not testable here", "not run here", "not comparable here") and pd.notna(est) \
             and pd.notna(r.get("CI low")) and r.get("unit") != "data":
         pv = f", p = {p:.2g}" if pd.notna(p) else ""
-        return words(f"\u0394 {est:+.3g} [{r['CI low']:.3g}, {r['CI high']:.3g}]{pv} over {r['unit']}{tail}")
+        return words(f"\u0394 {est:+.3g} [{r['CI low']:.3g}, {r['CI high']:.3g}]{pv} over {r['unit']}") + tail
     clause = _first_clause(r.get("reason"))
-    if clause: return words(clause + tail)
+    if clause: return words(clause) + tail
     g = lambda v: f"{v:,.7g}" if isinstance(v, (int, float)) and pd.notna(v) else str(v)
-    if pd.notna(est): return words(f"the released files give {g(r.get('A'))}, the paper {g(r.get('B'))}{tail}")
+    if pd.notna(est): return words(f"the released files give {g(r.get('A'))}, the paper {g(r.get('B'))}") + tail
     here = re.search(r"(?:^|; )here:? (.+)", "" if pd.isna(r.get("level")) else str(r["level"]))
-    if here: return words(f"here {_first_clause(here[1])}{tail}")
-    return words(f"{r['verdict']}{tail}")
+    if here: return words(f"here {_first_clause(here[1])}") + tail
+    return words(r["verdict"]) + tail
 
 # %% ../nbs/02e_scorecard.ipynb #a58aa89d
 def sides(r: dict, # one conclusion (a row of `conclusions`)
@@ -350,7 +351,7 @@ def _rows(con: pd.DataFrame, html: bool, paper_col: bool = False) -> list[str]:
         sec = cut(re.split(r",|;", str(c["where"]))[0], 24)
         cells = ([cut(c["paper"].split(" (")[0], 20)] if paper_col else []) + [
             f'<a href="{c["job"]}/evidence.html#{html_id(label(c))}">{i}</a>' if html else
-            f"[{i}]({c['job']}/evidence.md#{anchor(label(c))})", cut(c["quote"], 72), sec,
+            f"[{i}]({c['job']}/evidence.md#{anchor(label(c))})", cut(c["quote"], 60), sec,
             GROUPS[c["evidence"]], _vtag(c["verdict"], html, SHORT.get(c["verdict"], c["verdict"])),
             cut(sides(c), 52), note(c)]
         out.append("| " + " | ".join(esc(x) for x in cells) + " |")
@@ -540,7 +541,7 @@ def _model_rows(con: pd.DataFrame, name: str) -> list[str]:
             "paper; ours", "note"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for i, c in enumerate(con.to_dict("records"), 1):
-        cells = [f"[{i}]({c['job']}/evidence.md#{anchor(label(c))})", cut(c["quote"], 72),
+        cells = [f"[{i}]({c['job']}/evidence.md#{anchor(label(c))})", cut(c["quote"], 60),
                  cut(re.split(r",|;", str(c["where"]))[0], 24), c["setting here"],
                  SHORT.get(c["verdict"], c["verdict"]),
                  SHORT.get(c["committed verdict"], c["committed verdict"]), cut(sides(c), 52), note(c)]
@@ -552,7 +553,7 @@ def _apart_rows(con: pd.DataFrame) -> list[str]:
     out = ["| the paper's words | \u00a7 | kind of evidence | committed verdict |", "|---|---|---|---|"]
     for c in con.to_dict("records"):
         out.append("| " + " | ".join(str(x).replace("|", "\\|") for x in (
-            cut(c["quote"], 72), cut(re.split(r",|;", str(c["where"]))[0], 24), GROUPS[c["evidence"]],
+            cut(c["quote"], 60), cut(re.split(r",|;", str(c["where"]))[0], 24), GROUPS[c["evidence"]],
             SHORT.get(c["verdict"], c["verdict"]))) + " |")
     return out
 
