@@ -91,3 +91,8 @@ class TestRehearsalTaxiNLICBMSciNLI:
         t5 = pd.read_csv(out / "table5_llms.csv")
         assert len(t5) == 12 and pd.to_numeric(t5["macro F1"], errors="coerce").notna().all()  # 2 LLMs x 6 prompts, all ran
         assert t5.model.map(standin_said).all() and m["params"]["llm_test_pairs"] == 2
+        # the LLMs' answers reach the ledger: the five LLM rows are decided over the test examples, not 'not run here'
+        cl = pd.read_csv(out / "claims.csv").set_index("key")
+        llm = cl.loc[["llms_challenged", "llama_vs_mistral", "prompt3_best", "few_shot_helps", "llama_class_wise"]]
+        assert (llm.verdict != "not run here").all() and llm.test.str.startswith("bootstrap over the test examples").all()
+        assert "holds if at least 6 of 8 hold" in llm.test["prompt3_best"], llm.test["prompt3_best"]
