@@ -19,7 +19,7 @@ __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'VERIFY_DRIFT', 'SEED_TESTS', 'E
            'EVIDENCE_FILES', 'verify_tolerance', 'verdict', 'Evidence', 'aso_eps', 'sign_settled', 'over_seeds',
            'one_seed_out', 'seed_example_bootstrap', 'loo_bootstrap', 'pooled_mcnemar', 'over_examples', 'Claim',
            'quote_in_paper', 'tost_seeds', 'seeds_for_power', 'min_attainable_p', 'evidence_kind', 'conclusion_groups',
-           'holm_families', 'holm_before', 'Claims', 'uniform_chance', 'by_conclusion', 'verdict_counts',
+           'holm', 'holm_families', 'holm_before', 'Claims', 'uniform_chance', 'by_conclusion', 'verdict_counts',
            'upgrade_claims', 'count_table', 'verdict_figure', 'load_evidence', 'write_evidence', 'replay', 'recheck',
            'recheck_caption', 'write_claims']
 
@@ -671,6 +671,21 @@ def _decisive_p(c: Claim, ev: Evidence, v: str) -> float:
     if c.expect == "equal" and c.margin is not None: return ev.p_equivalent if v == "supported" else np.nan
     return ev.p
 
+# %% ../nbs/02b_claims.ipynb #holmfn01
+def holm(p, # the p-values of one family
+         size: int = 0, # the tests searched, when more than given (0: len(p)); the missing ones count as p = 1
+        ) -> np.ndarray:
+    "Holm's step-down adjusted p-values, in the order given: statsmodels' multipletests(method='holm') without the"
+    " gc.collect() it runs on every call (tens of ms in a process that holds torch and datasets; a ledger calls it for"
+    " every family of every table)."
+    p = np.asarray(p, float)
+    m = max(size, len(p))
+    o = np.argsort(p, kind="stable")
+    adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(len(p))) * p[o]))
+    out = np.empty_like(adj); out[o] = adj
+    return out
+
+
 # %% ../nbs/02b_claims.ipynb #holm0002
 def holm_families(t: pd.DataFrame, # a ledger's rows (`Claims.table`)
                   decided: dict, # key -> (claim, evidence), as `Claims` recorded them
@@ -678,7 +693,6 @@ def holm_families(t: pd.DataFrame, # a ledger's rows (`Claims.table`)
                  ) -> pd.DataFrame:
     "Each decided p-value corrected within its family by Holm (statsmodels); a significant verdict that no longer is"
     " reads inconclusive. A family is declared (`Claim.family`) or, by default, the parts of one conclusion."
-    from statsmodels.stats.multitest import multipletests
     t = t.copy(); groups = conclusion_groups(t) if len(t) else pd.Series(dtype=object)
     live = [i for i in t.index if t.key[i] in decided and t.kind[i] != "exploratory" and t.verdict[i] not in
             ("not comparable here", "not testable here", "not run here")]
@@ -688,7 +702,7 @@ def holm_families(t: pd.DataFrame, # a ledger's rows (`Claims.table`)
         size = max([len(rows)] + [decided[t.key[i]][0].family_size for i in rows])
         if size < 2: continue
         ps = [_decisive_p(*decided[t.key[i]], t.verdict[i]) for i in rows]
-        adj = multipletests(ps + [1.0] * (size - len(ps)), alpha=alpha, method="holm")[1][:len(ps)]
+        adj = holm(ps, size)
         for i, pa in zip(rows, adj):
             c, ev = decided[t.key[i]]; note = f"Holm within the family '{f}' ({size} tests): adjusted p = {pa:.3g}"
             if t.verdict[i] in ("supported", "contradicted") and pa >= alpha:
@@ -709,7 +723,6 @@ def holm_before(t: pd.DataFrame, # the ledger's rows after `holm_families` (`Cla
     "An amended row keeps the verdict of its declaration before: that declaration's p corrected by Holm within the"
     " family it declared (its name and size before; its members' p-values as decided), as `holm_families` corrects"
     " the rest."
-    from statsmodels.stats.multitest import multipletests
     rows = [i for i in t.index if t.key[i] in before and t.kind[i] == "exploratory"]
     if not rows: return t
     t, groups = t.copy(), conclusion_groups(raw)
@@ -724,7 +737,7 @@ def holm_before(t: pd.DataFrame, # the ledger's rows after `holm_families` (`Cla
         ps = [ps[0]] + [p for p in ps[1:] if np.isfinite(p)]
         size = max(len(ps), c0.family_size)
         if size < 2: continue
-        pa = multipletests(ps + [1.0] * (size - len(ps)), alpha=alpha, method="holm")[1][0]
+        pa = holm(ps, size)[0]
         note = f"the declaration before: Holm within the family '{fam(i)}' ({size} tests): adjusted p = {pa:.3g}"
         if t.verdict[i] in ("supported", "contradicted") and pa >= alpha:
             tol = 0.0 if _machine_free(c0) else verify_tolerance(ev0.low, ev0.high)

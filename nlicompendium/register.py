@@ -13,7 +13,7 @@ from .claims import EVIDENCE, EXPECTATIONS, Claim, Claims, quote_in_paper
 
 # %% auto #0
 __all__ = ['TESTS', 'SEEDS_EXAMPLES', 'FAMILY_TESTS', 'MODES', 'CONCLUSION_FIELDS', 'PART_FIELDS', 'AMENDMENT_FIELDS',
-           'AMENDABLE', 'SETTING_OF', 'register_path', 'RegisterError', 'load_register', 'part', 'holm', 'deciding',
+           'AMENDABLE', 'SETTING_OF', 'register_path', 'RegisterError', 'load_register', 'part', 'deciding',
            'family_comparisons', 'fill', 'make_claim', 'decide']
 
 # %% ../nbs/02d_register.ipynb #36f76e28
@@ -141,16 +141,8 @@ def part(reg: dict, # a register
     raise KeyError(f"{reg.get('_file', reg['paper'])}: no part {key!r}")
 
 # %% ../nbs/02d_register.ipynb #8aa9be85
-def holm(p, # the p-values of one family
-         size: int = 0, # the tests searched, when more than given (0: len(p)); the missing ones count as p = 1
-        ) -> np.ndarray:
-    "Holm's step-down adjusted p-values, in the order given (statsmodels' multipletests, method 'holm')."
-    p = np.asarray(p, float)
-    m = max(size, len(p))
-    o = np.argsort(p, kind="stable")
-    adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(len(p))) * p[o]))
-    out = np.empty_like(adj); out[o] = adj
-    return out
+from .claims import holm  # noqa: E402  Holm's adjusted p-values (statsmodels' method, no gc per call)
+
 
 # %% ../nbs/02d_register.ipynb #aa1bf704
 def deciding(comps: list, # comparisons, each a dict with 'estimate' and its Holm-adjusted 'p'
