@@ -687,6 +687,12 @@ def holm(p, # the p-values of one family
 
 
 # %% ../nbs/02b_claims.ipynb #holm0002
+def _not_significant(c: Claim, ev: Evidence) -> str:
+    "The verdict of a claim whose test its family's correction left not significant: its direction, if any survives."
+    tol = 0.0 if _machine_free(c) else verify_tolerance(ev.low, ev.high)
+    m = c.margin if c.expect == "equal" else None
+    return verdict(c.expect, ev.estimate, 1.0, None, m, settled=ev.sign_settled is not False, tolerance=tol)
+
 def holm_families(t: pd.DataFrame, # a ledger's rows (`Claims.table`)
                   decided: dict, # key -> (claim, evidence), as `Claims` recorded them
                   alpha: float = ALPHA,
@@ -706,14 +712,12 @@ def holm_families(t: pd.DataFrame, # a ledger's rows (`Claims.table`)
         for i, pa in zip(rows, adj):
             c, ev = decided[t.key[i]]; note = f"Holm within the family '{f}' ({size} tests): adjusted p = {pa:.3g}"
             if t.verdict[i] in ("supported", "contradicted") and pa >= alpha:
-                tol = 0.0 if _machine_free(c) else verify_tolerance(ev.low, ev.high)
-                m = c.margin if c.expect == "equal" else None
-                t.at[i, "verdict"] = verdict(c.expect, ev.estimate, 1.0, None, m, settled=ev.sign_settled is not False,
-                                             tolerance=tol)
+                t.at[i, "verdict"] = _not_significant(c, ev)
                 note += f" >= {alpha}: not significant in its family"
                 if str(t.reason[i]).startswith(("significant against", "a difference:")): t.at[i, "reason"] = ""
             t.at[i, "reason"] = "; ".join(x for x in (t.reason[i], note) if isinstance(x, str) and x)
     return t
+
 def holm_before(t: pd.DataFrame, # the ledger's rows after `holm_families` (`Claims.table`)
                 raw: pd.DataFrame, # the same rows as decided, before any correction
                 decided: dict, # key -> (claim, evidence), as `Claims` recorded them
@@ -740,10 +744,7 @@ def holm_before(t: pd.DataFrame, # the ledger's rows after `holm_families` (`Cla
         pa = holm(ps, size)[0]
         note = f"the declaration before: Holm within the family '{fam(i)}' ({size} tests): adjusted p = {pa:.3g}"
         if t.verdict[i] in ("supported", "contradicted") and pa >= alpha:
-            tol = 0.0 if _machine_free(c0) else verify_tolerance(ev0.low, ev0.high)
-            m = c0.margin if c0.expect == "equal" else None
-            t.at[i, "verdict"] = verdict(c0.expect, ev0.estimate, 1.0, None, m, settled=ev0.sign_settled is not False,
-                                         tolerance=tol)
+            t.at[i, "verdict"] = _not_significant(c0, ev0)
             note += f" >= {alpha}: not significant in its family"
         t.at[i, "reason"] = "; ".join(x for x in (t.reason[i], note) if isinstance(x, str) and x)
     return t
