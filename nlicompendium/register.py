@@ -218,6 +218,21 @@ def _spearman_comparison(part: dict, # a part with test 'spearman'
              "low": np.nan, "high": np.nan, "n": int(both.sum())}]
 
 # %% ../nbs/02d_register.ipynb #4bddc855
+def _example_weights(n: int, # test examples
+                     n_resamples: int, rng) -> np.ndarray:
+    "How often each example is drawn: row 0 the examples as they are, then one row per bootstrap resample."
+    idx = rng.integers(0, n, (n_resamples, n))
+    return np.vstack([np.ones(n), [np.bincount(i, minlength=n) for i in idx]])
+
+def _confusions(W: np.ndarray, # `_example_weights`
+                g: np.ndarray, # (examples,) gold ids
+                pr: np.ndarray, # (seeds, examples) predicted ids, all below C
+                C: int, # classes
+               ) -> np.ndarray:
+    "Each seed's confusion matrix on each row of W: (seeds x (1 + resamples), C, C), whole counts."
+    hot = np.zeros((len(pr), len(g), C * C)); hot[np.arange(len(pr))[:, None], np.arange(len(g)), g * C + pr] = 1
+    return np.rint(W @ hot).astype(np.int64).reshape(-1, C, C)
+
 def _class_gap_comparison(part: dict, # a part with test 'class-gap': `a`, a class; `against`, the others
                           s: dict, # its scores: 'gold' (examples,), 'pred' ((seeds,) examples), 'names' (class order)
                           n_resamples: int = 2000, seed: int = 0, level: float = 0.95,
@@ -227,10 +242,8 @@ def _class_gap_comparison(part: dict, # a part with test 'class-gap': `a`, a cla
     from nlicompendium.stats import metric_from_confusion
     g, pr, names = np.asarray(s["gold"], np.int64), np.atleast_2d(s["pred"]).astype(np.int64), list(s["names"])
     k, others, C = names.index(part["a"]), [names.index(o) for o in part["against"]], len(names)
-    rng = np.random.default_rng(seed); idx = rng.integers(0, len(g), (n_resamples, len(g)))
-    W = np.vstack([np.ones(len(g)), [np.bincount(i, minlength=len(g)) for i in idx]])  # row 0: the examples as they are
-    hot = np.zeros((len(pr), len(g), C * C)); hot[np.arange(len(pr))[:, None], np.arange(len(g)), g * C + pr] = 1
-    cm = np.rint(W @ hot).astype(np.int64).reshape(-1, C, C)  # (seeds x (1 + resamples), C, C): whole counts
+    rng = np.random.default_rng(seed); W = _example_weights(len(g), n_resamples, rng)
+    cm = _confusions(W, g, pr, C)
     f1 = lambda j: metric_from_confusion(cm, f"f1_{j}").reshape(len(pr), -1)  # (seeds, 1 + resamples)
     gap = f1(k) - np.min([f1(j) for j in others], 0)
     sd = rng.integers(0, len(pr), (n_resamples, len(pr)))  # each resample's seeds
@@ -257,15 +270,12 @@ def _example_pair_comparisons(part: dict, # a part with test 'example-pairs': `c
     " the classes (an answer that parses to none) counts as wrong. With `by`: the difference beyond that least one."
     from nlicompendium.stats import metric_from_confusion
     g, names = np.asarray(s["gold"], np.int64), list(s["names"]); C = len(names) + 1  # the last: no class
-    rng = np.random.default_rng(seed); idx = rng.integers(0, len(g), (n_resamples, len(g)))
-    W = np.vstack([np.ones(len(g)), [np.bincount(i, minlength=len(g)) for i in idx]])  # row 0: the examples as they are
+    rng = np.random.default_rng(seed); W = _example_weights(len(g), n_resamples, rng)
     memo = {}
     def score(system, k):  # (seeds, 1 + resamples), in %
         if (system, k) not in memo:
             pr = np.atleast_2d(s["pred"][system]).astype(np.int64); pr = np.where((pr < 0) | (pr >= C - 1), C - 1, pr)
-            hot = np.zeros((len(pr), len(g), C * C))
-            hot[np.arange(len(pr))[:, None], np.arange(len(g)), g * C + pr] = 1
-            cm = np.rint(W @ hot).astype(np.int64).reshape(-1, C, C)
+            cm = _confusions(W, g, pr, C)
             f1 = lambda j: metric_from_confusion(cm, f"f1_{j}").reshape(len(pr), -1)
             memo[system, k] = 100 * (f1(k) if k is not None else np.mean([f1(j) for j in range(C - 1)], 0))
         return memo[system, k]
