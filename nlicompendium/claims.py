@@ -438,6 +438,8 @@ class Claim:
     family: str = ""  # the family its p-value is corrected in (Holm); '': its conclusion (the parts of one quote)
     family_size: int = 0  # the tests in the family, where more were searched than are rows here (0: the rows)
     amendments: tuple = ()  # each a dict: field, before, reason, date (`Claims` keeps the verdict declared before)
+    at_least: int = 0  # the comparisons that must hold, as the register declares it (0: not declared)
+    by: float = 0.0  # the least difference its direction asks for (0: none); recorded with the evidence
     def __post_init__(self):
         self.conclusion = self.conclusion or self.key
         if self.expect not in EXPECTATIONS + ("holds",): raise ValueError(f"claim {self.key!r}: expect must be one of "

@@ -368,7 +368,8 @@ def make_claim(reg: dict, # the register
                  part.get("metric", ""), expect, unit, test, part.get("margin"), con["quote"], setting,
                  fill(part.get("level"), facts, where), bool(con.get("control")), needs,
                  conclusion=con["key"], evidence=kind, family=part.get("family") or "",
-                 family_size=int(part.get("family_size") or 0),
+                 family_size=int(part.get("family_size") or 0), at_least=int(part.get("at_least") or 0),
+                 by=float(part.get("by") or 0.0),
                  amendments=tuple({k: str(v) if k == "date" else v for k, v in a.items()}
                                   for a in part.get("amendments") or ()))
 

@@ -78,7 +78,8 @@ def _declared(part: dict) -> dict:
     "What a part declares that a verdict rests on, as the ledger records it in its Claim (`register.make_claim`)."
     from nlicompendium.register import TESTS
     expect = part.get("expect", "holds" if TESTS[part["test"]] == "data" else "greater")
-    return {"expect": expect, "margin": part.get("margin"), "family": part.get("family") or ""}
+    return {"expect": expect, "margin": part.get("margin"), "family": part.get("family") or "",
+            "at_least": int(part.get("at_least") or 0), "by": float(part.get("by") or 0.0)}
 
 
 @pytest.mark.parametrize("path", REGISTERS, ids=lambda p: p.stem)
@@ -106,6 +107,7 @@ def test_committed_evidence_follows_the_register(root, path):
                                if call["method"] == "data" and p["test"] != "holds" else {})
         got = {k: claim.get(k, args.get(k)) for k in want}
         got["family"] = got.get("family") or ""
+        got |= {k: claim.get(k, 0) for k in ("at_least", "by")}  # evidence older than these fields: none declared
         amended = {a["field"]: a for a in p.get("amendments") or ()}
         for k in want:
             if got[k] != want[k] and not (k in amended and amended[k]["after"] == got[k]):
