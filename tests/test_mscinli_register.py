@@ -32,7 +32,8 @@ def test_a_decided_conclusion_holds_no_idle_part(regs):
     bad = [(c["key"], p["key"]) for r in regs.values() for c in r["conclusions"] if c["evidence"] not in IDLE
            for p in c["parts"] if p.get("evidence", c["evidence"]) == "not testable"
            or (p.get("evidence") == "not run" and not p.get("command"))]
-    assert bad in ([], [("scinli_table2_row", "scinli_table2_rest")]), bad  # a data row: its unchecked cells, named
+    rows = [("scinli_table2_row", "scinli_table2_rest"), ("mscinli_table2", "mscinli_table2_rest")]
+    assert set(bad) <= set(rows), bad  # a Table 2 row is one quote: its unchecked cells, named, hold it from 'supported'
 
 
 def test_one_quote_one_conclusion(regs):
@@ -160,7 +161,8 @@ def _answers(acc: dict, n=400, seed=0):
 
 def test_the_llm_parts_decide_as_declared(regs):
     """Synthetic answers whose order is plain: Table 5's own pattern (Prompt 3 ahead but for Mistral's few-shot pair)
-    holds prompt3_best's declared 6 of 8, and 4 against contradicts it; the best prompt 'far below' the PLM holds
+    holds prompt3_best's declared 5 of 8 (a majority), so does a pattern with 5 ahead and one tie, which the paper's own
+    count (6) would leave undecided, and 4 against contradicts it; the best prompt 'far below' the PLM holds
     llms_challenged only beyond the declared 12.7 points (its estimate is sklearn's difference plus 12.7)."""
     import numpy as np
     from sklearn.metrics import f1_score
@@ -169,6 +171,8 @@ def test_the_llm_parts_decide_as_declared(regs):
     grid = lambda m3z, m3f: ({f"{L}{p}": 0.9 if p[0] == "3" else 0.4 for p in ("1zs", "2zs", "3zs", "1fs", "2fs", "3fs")}
                              | {f"{M}{p}": {"3zs": m3z, "3fs": m3f}.get(p, 0.7) for p in ("1zs", "2zs", "3zs", "1fs", "2fs", "3fs")})
     assert decide_one(reg, "prompt3_best", _answers(grid(0.95, 0.3)), "MSciNLI").verdict == "supported"  # 6 of 8
+    five = _answers(grid(0.95, 0.3) | {f"{M}2zs": 0.95})  # Mistral's Prompt 3zs ties its Prompt 2zs: 5 ahead, 1 tie
+    assert decide_one(reg, "prompt3_best", five, "MSciNLI").verdict == "supported"
     assert decide_one(reg, "prompt3_best", _answers(grid(0.3, 0.3)), "MSciNLI").verdict == "contradicted"  # 4 against
     assert decide_one(reg, "llama_vs_mistral", _answers({f"{L}3fs": 0.9, f"{M}1fs": 0.5}), "MSciNLI").verdict == "supported"
     far, near = _answers({f"{L}3fs": 0.5, "PLM": (0.95,)}), _answers({f"{L}3fs": 0.9, "PLM": (0.95,)})

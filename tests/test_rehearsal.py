@@ -95,4 +95,4 @@ class TestRehearsalTaxiNLICBMSciNLI:
         cl = pd.read_csv(out / "claims.csv").set_index("key")
         llm = cl.loc[["llms_challenged", "llama_vs_mistral", "prompt3_best", "few_shot_helps", "llama_class_wise"]]
         assert (llm.verdict != "not run here").all() and llm.test.str.startswith("bootstrap over the test examples").all()
-        assert "holds if at least 6 of 8 hold" in llm.test["prompt3_best"], llm.test["prompt3_best"]
+        assert "holds if at least 5 of 8 hold" in llm.test["prompt3_best"], llm.test["prompt3_best"]
