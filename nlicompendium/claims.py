@@ -15,7 +15,7 @@ from .stats import StatResult, mann_whitney, paired_t, mcnemar, cochrans_q, conf
 
 # %% auto #0
 __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'VERIFY_DRIFT', 'SEED_TESTS', 'EXAMPLE_TESTS', 'UNITS', 'NOT_QUOTED',
-           'NOT_DECLARED', 'SETTINGS', 'EVIDENCE', 'KINDS', 'CLAIM_COLUMNS', 'NOT_RUN', 'CONCLUSION_ORDER',
+           'NOT_DECLARED', 'SETTINGS', 'EVIDENCE', 'KINDS', 'CLAIM_COLUMNS', 'NOT_RUN', 'CONCLUSION_ORDER', 'LATE',
            'EVIDENCE_FILES', 'verify_tolerance', 'verdict', 'Evidence', 'aso_eps', 'sign_settled', 'over_seeds',
            'one_seed_out', 'seed_example_bootstrap', 'loo_bootstrap', 'pooled_mcnemar', 'over_examples', 'Claim',
            'quote_in_paper', 'tost_seeds', 'seeds_for_power', 'min_attainable_p', 'evidence_kind', 'conclusion_groups',
@@ -855,7 +855,7 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
                      for a in c.amendments if a["field"] != "added")
     if not before:  # declared late, or its test changed: no declaration before that this call can decide again
         added = "; ".join(f"on {a['date']} ({a['reason']})" for a in c.amendments if a["field"] == "added")
-        head = (f"declared after its evidence existed, {added}" if added else f"amended after its evidence existed: "
+        head = (f"{LATE}, {added}" if added else f"amended after its evidence existed: "
                 f"{what}; the declaration before rests on other inputs than this test's, so the row keeps the "
                 "amended test's verdict")
         row.update(kind="exploratory", reason=head + (f"; {row['reason']}" if row["reason"] else "")
@@ -1084,17 +1084,22 @@ CONCLUSION_ORDER = ("contradicted", "opposite direction, inconclusive", "inconcl
                     "same direction, inconclusive", "not comparable here", "not run here", "not testable here",
                     "supported")
 
+LATE = "declared after its evidence existed"  # how a row declared late (an 'added' amendment) opens its reason
+
 def by_conclusion(table: pd.DataFrame, # a claims table in today's columns (`upgrade_claims`)
                  ) -> pd.DataFrame:
     "One row per paper and conclusion (a quote is one), at its weakest part's verdict, kind and setting, whatever"
-    " settings its parts span; a conclusion with an amended part counts as exploratory."
+    " settings its parts span; a conclusion with an amended part counts as exploratory. A part declared late decides"
+    " its conclusion only where no part was declared before it: adding one never moves a conclusion out of the count."
     rank = {v: i for i, v in enumerate(CONCLUSION_ORDER)}
     t = table.reset_index(drop=True); t = t.assign(_g=conclusion_groups(t), _r=t["verdict"].map(rank))
+    late = t["reason"].astype(str).str.startswith(LATE) if "reason" in t else pd.Series(False, index=t.index)
     out = []
     for (p, g), x in t.groupby(["paper", "_g"], sort=False):
+        n, x = len(x), x[~late[x.index]] if (~late[x.index]).any() else x  # the parts declared before, where any
         w = x.loc[x["_r"].idxmin()]
         kind = "exploratory" if (x["kind"] == "exploratory").any() else w["kind"]
-        out.append({"kind": kind, "paper": p, "setting": w["setting"], "conclusion": g, "rows": len(x),
+        out.append({"kind": kind, "paper": p, "setting": w["setting"], "conclusion": g, "rows": n,
                     "verdict": w["verdict"]})
     return pd.DataFrame(out, columns=["kind", "paper", "setting", "conclusion", "rows", "verdict"])
 
