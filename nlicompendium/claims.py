@@ -19,9 +19,9 @@ __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'VERIFY_DRIFT', 'SEED_TESTS', 'E
            'EVIDENCE_FILES', 'verify_tolerance', 'verdict', 'Evidence', 'aso_eps', 'sign_settled', 'over_seeds',
            'one_seed_out', 'seed_example_bootstrap', 'loo_bootstrap', 'pooled_mcnemar', 'over_examples', 'Claim',
            'quote_in_paper', 'tost_seeds', 'seeds_for_power', 'min_attainable_p', 'evidence_kind', 'conclusion_groups',
-           'holm', 'holm_families', 'holm_before', 'Claims', 'uniform_chance', 'by_conclusion', 'verdict_counts',
-           'upgrade_claims', 'count_table', 'verdict_figure', 'load_evidence', 'write_evidence', 'replay', 'recheck',
-           'recheck_caption', 'write_claims']
+           'holm', 'holm_families', 'holm_before', 'holm_after', 'Claims', 'uniform_chance', 'by_conclusion',
+           'verdict_counts', 'upgrade_claims', 'count_table', 'verdict_figure', 'load_evidence', 'write_evidence',
+           'replay', 'recheck', 'recheck_caption', 'write_claims']
 
 # %% ../nbs/02b_claims.ipynb #4347f4f6
 ALPHA = 0.05  # the significance level of every verdict
@@ -751,6 +751,33 @@ def holm_before(t: pd.DataFrame, # the ledger's rows after `holm_families` (`Cla
         t.at[i, "reason"] = "; ".join(x for x in (t.reason[i], note) if isinstance(x, str) and x)
     return t
 
+def holm_after(t: pd.DataFrame, # the ledger's rows after `holm_before` (`Claims.table`)
+               raw: pd.DataFrame, # the same rows as decided, before any correction
+               decided: dict, # key -> (claim, evidence): an amended row's as amended
+               after: dict, # key -> (verdict, reason, text): the amended declaration's own, as `_amended` wrote it
+               alpha: float = ALPHA,
+              ) -> pd.DataFrame:
+    "An amended row's verdict under the amendment (shown beside the one kept, or the row's own where nothing was"
+    " declared before), corrected by Holm within its family as amended, with the other members' p-values."
+    rows = [i for i in t.index if t.key[i] in after and t.key[i] in decided]
+    if not rows: return t
+    t, groups = t.copy(), conclusion_groups(raw)
+    idle = ("not comparable here", "not testable here", "not run here")
+    fam = lambda j: decided[raw.key[j]][0].family or groups[j] if raw.key[j] in decided else None
+    for i in rows:
+        (c, ev), (v, why, text) = decided[t.key[i]], after[t.key[i]]
+        p = _decisive_p(c, ev, v)
+        ps = [p] + [_decisive_p(*decided[raw.key[j]], raw.verdict[j]) for j in raw.index
+                    if j != i and fam(j) == fam(i) and raw.verdict[j] not in idle]
+        ps = [x for x in ps if np.isfinite(x)]; size = max(len(ps), c.family_size)
+        if not np.isfinite(p) or size < 2: continue
+        pa = holm(ps, size)[0]; note = f"Holm within the family '{fam(i)}' ({size} tests): adjusted p = {pa:.3g}"
+        if v in ("supported", "contradicted") and pa >= alpha:
+            v = _not_significant(c, ev); note += f" >= {alpha}: not significant in its family"
+        if text is None: t.at[i, "verdict"] = v; t.at[i, "reason"] = f"{t.reason[i]}; {note}"; continue
+        t.at[i, "reason"] = t.reason[i].replace(text, f"{v} ({'; '.join(x for x in (why, note) if x)})", 1)
+    return t
+
 
 # %% ../nbs/02b_claims.ipynb #e2ecec0d
 class Claims:
@@ -801,7 +828,8 @@ class Claims:
     def table(self) -> pd.DataFrame:
         "The ledger, one row per claim, each p-value corrected within its family (`holm_families`)."
         raw = pd.DataFrame(self.rows, columns=CLAIM_COLUMNS)
-        return holm_before(holm_families(raw, self.decided), raw, self.decided, getattr(self, "before", {}))
+        t = holm_before(holm_families(raw, self.decided), raw, self.decided, getattr(self, "before", {}))
+        return holm_after(t, raw, self.decided, getattr(self, "after", {}))
 
 # %% ../nbs/02b_claims.ipynb #ba8ff902
 def _frozen(v):
@@ -848,8 +876,7 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
     old, row = fn(scratch, **args), led.rows[-1]
     if c.key in scratch.decided:  # the declaration before, for its own family's correction (`holm_before`)
         vars(led).setdefault("before", {})[c.key] = scratch.decided[c.key]
-    if c.key in led.decided and c.family_size > 1:  # its declared family, though no other part is a row here
-        row.update(holm_families(pd.DataFrame([row], columns=CLAIM_COLUMNS), led.decided).iloc[0].to_dict())
+    vars(led).setdefault("after", {})[c.key] = (row["verdict"], row["reason"], None)  # its family's Holm: `holm_after`
     after = lambda a: a["after"] if a.get("after") is not None else now.get(a["field"])  # as recorded, else as now
     what = "; ".join(f"{a.get('what', a['field'])} {a['before']!r} -> {after(a)!r} on {a['date']} ({a['reason']})"
                      for a in c.amendments if a["field"] != "added")
@@ -861,12 +888,14 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
         row.update(kind="exploratory", reason=head + (f"; {row['reason']}" if row["reason"] else "")
                    + "; counted apart, as exploratory")
         return row
+    after_txt = row["verdict"] + (f" ({row['reason']})" if row["reason"] else "")  # corrected in `holm_after`
+    led.after[c.key] = (row["verdict"], row["reason"], after_txt)
     if old["verdict"] in ("not run here", "not testable here"):  # the declaration before did not run: nor does the row
         row.update(evidence=old["evidence"], **{"computed by": old["computed by"]})
     row.update(kind="exploratory", verdict=old["verdict"], reason=(
         f"amended after its evidence existed: {what}; the verdict of the declaration before is kept"
-        + (f" ({old['reason']})" if old["reason"] else "") + f"; under the amendment: {row['verdict']}"
-        + (f" ({row['reason']})" if row["reason"] else "") + "; counted apart, as exploratory"))
+        + (f" ({old['reason']})" if old["reason"] else "") + f"; under the amendment: {after_txt}"
+        + "; counted apart, as exploratory"))
     return row
 
 # %% ../nbs/02b_claims.ipynb #e71d6a5c
