@@ -108,6 +108,7 @@ class Evidence:
     aso: float | None = None  # ASO eps_min of A over B (deepsig); < 0.5: A almost stochastically dominates B
     note: str = ""
     sign_settled: bool | None = None  # over seeds: every leave-one-seed-out estimate has the estimate's sign
+    others: tuple = ()  # raw p-values of its family's comparisons that are no row (a part's other comparisons): Holm
     def to_dict(self) -> dict: return asdict(self)
 
 # %% ../nbs/02b_claims.ipynb #0f4a58c1
@@ -695,6 +696,8 @@ def _not_significant(c: Claim, ev: Evidence) -> str:
     m = c.margin if c.expect == "equal" else None
     return verdict(c.expect, ev.estimate, 1.0, None, m, settled=ev.sign_settled is not False, tolerance=tol)
 
+_others = lambda evs: [p for ev in evs for p in getattr(ev, "others", ()) if np.isfinite(p)]  # no-row comparisons
+
 def holm_families(t: pd.DataFrame, # a ledger's rows (`Claims.table`)
                   decided: dict, # key -> (claim, evidence), as `Claims` recorded them
                   alpha: float = ALPHA,
@@ -707,10 +710,11 @@ def holm_families(t: pd.DataFrame, # a ledger's rows (`Claims.table`)
     fam = {i: decided[t.key[i]][0].family or groups[i] for i in live}
     for f in dict.fromkeys(fam.values()):
         rows = [i for i in live if fam[i] == f and np.isfinite(_decisive_p(*decided[t.key[i]], t.verdict[i]))]
-        size = max([len(rows)] + [decided[t.key[i]][0].family_size for i in rows])
+        more = _others([decided[t.key[i]][1] for i in rows])  # the family's comparisons that are no row
+        size = max([len(rows) + len(more)] + [decided[t.key[i]][0].family_size for i in rows])
         if size < 2: continue
         ps = [_decisive_p(*decided[t.key[i]], t.verdict[i]) for i in rows]
-        adj = holm(ps, size)
+        adj = holm(ps + more, size)
         for i, pa in zip(rows, adj):
             c, ev = decided[t.key[i]]; note = f"Holm within the family '{f}' ({size} tests): adjusted p = {pa:.3g}"
             if t.verdict[i] in ("supported", "contradicted") and pa >= alpha:
@@ -740,7 +744,7 @@ def holm_before(t: pd.DataFrame, # the ledger's rows after `holm_families` (`Cla
         mates = [j for j in raw.index if fam(j) == fam(i) and raw.verdict[j] not in idle]
         ps = [_decisive_p(*decl(j), raw.verdict[j]) for j in [i] + [j for j in mates if j != i]]
         if not np.isfinite(ps[0]): continue
-        ps = [ps[0]] + [p for p in ps[1:] if np.isfinite(p)]
+        ps = [ps[0]] + [p for p in ps[1:] if np.isfinite(p)] + _others([ev0] + [decl(j)[1] for j in mates if j != i])
         size = max(len(ps), c0.family_size)
         if size < 2: continue
         pa = holm(ps, size)[0]
@@ -769,7 +773,10 @@ def holm_after(t: pd.DataFrame, # the ledger's rows after `holm_before` (`Claims
         p = _decisive_p(c, ev, v)
         ps = [p] + [_decisive_p(*decided[raw.key[j]], raw.verdict[j]) for j in raw.index
                     if j != i and fam(j) == fam(i) and raw.verdict[j] not in idle]
-        ps = [x for x in ps if np.isfinite(x)]; size = max(len(ps), c.family_size)
+        mates_ = [decided[raw.key[j]][1] for j in raw.index
+                  if j != i and fam(j) == fam(i) and raw.verdict[j] not in idle]
+        ps = [x for x in ps if np.isfinite(x)] + _others([ev] + mates_)
+        size = max(len(ps), c.family_size)
         if not np.isfinite(p) or size < 2: continue
         pa = holm(ps, size)[0]; note = f"Holm within the family '{fam(i)}' ({size} tests): adjusted p = {pa:.3g}"
         if v in ("supported", "contradicted") and pa >= alpha:
@@ -1098,12 +1105,13 @@ def statistic(self: Claims,
               test: str = "", # how it was computed, in words
               p_equivalent: float | None = None, # TOST p-value against the claim's margin (expect 'equal')
               computed_by: str | None = None,
+              others: Sequence[float] = (), # raw p-values of the family's other comparisons that are no row here
              ) -> dict:
     "Decide a claim from a test computed elsewhere (a regression coefficient and its p-value) by the same rule."
     if c.unit not in ("examples", "seeds and examples"): raise ValueError(f"claim {c.key!r} has unit {c.unit!r}")
     if not test: raise ValueError(f"claim {c.key!r}: say which test gave the p-value")
     ev = Evidence(n, test, np.nan, np.nan, float(estimate), float(low), float(high), float(p),
-                  p_equivalent=p_equivalent)
+                  p_equivalent=p_equivalent, others=tuple(float(x) for x in np.ravel(others)))
     v, why = _decide(c, ev, pd.DataFrame(columns=["side", "seed index", "estimate"]), pd.DataFrame)
     return self._add(c, v, "; ".join(x for x in why if x), ev, computed_by)
 

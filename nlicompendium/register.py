@@ -417,7 +417,8 @@ def _decide_part(led: Claims, c: Claim, part: dict, s: dict, fam, where: str) ->
                                  f"left out, under {part.get('min_pairs')} pairs: {', '.join(small)}" if small else "")
                      if x)
     n = f"{d['n']:,} {'categories' if t == 'spearman' else 'examples'}"
-    return led.statistic(c, d["estimate"], d["raw p"], d["low"], d["high"], n, test, p_equivalent=d.get("p_equivalent"))
+    return led.statistic(c, d["estimate"], d["raw p"], d["low"], d["high"], n, test, p_equivalent=d.get("p_equivalent"),
+                         others=[x["raw p"] for x in comps if x is not d])  # its family's Holm counts them all
 
 # %% ../nbs/02d_register.ipynb #e0a13b18
 def decide(led: Claims, # the study's ledger
