@@ -374,6 +374,16 @@ def make_claim(reg: dict, # the register
                                   for a in part.get("amendments") or ()))
 
 # %% ../nbs/02d_register.ipynb #fe0d9402
+def _searched(part: dict, comps: list, d: dict) -> list:
+    "The raw p-values of a part's other comparisons, where its family's correction must count them. A verdict that"
+    " needs every comparison (support of 'every', contradiction of 'any') is one intersection-union test, its p the"
+    " deciding comparison's: it adds none. One that a single comparison can give (support of 'any', a counterexample"
+    " to 'every', any k of n between) is a search over them all: it adds the others."
+    k, n = part.get("at_least") or (len(comps) if part.get("mode", "every") == "every" else 1), len(comps)
+    sign = {"greater": 1, "less": -1}.get(part.get("expect", "greater"))
+    if sign is not None and k in (1, n) and n > 1 and (np.sign(d["estimate"]) == sign) == (k == n): return []
+    return [x["raw p"] for x in comps if x is not d]
+
 def _decide_part(led: Claims, c: Claim, part: dict, s: dict, fam, where: str) -> dict:
     "One part's ledger call from its scores (`fam`: its Holm-adjusted comparisons, for the tests computed here)."
     t, facts = part["test"], s.get("facts", {})
@@ -418,7 +428,7 @@ def _decide_part(led: Claims, c: Claim, part: dict, s: dict, fam, where: str) ->
                      if x)
     n = f"{d['n']:,} {'categories' if t == 'spearman' else 'examples'}"
     return led.statistic(c, d["estimate"], d["raw p"], d["low"], d["high"], n, test, p_equivalent=d.get("p_equivalent"),
-                         others=[x["raw p"] for x in comps if x is not d])  # its family's Holm counts them all
+                         others=_searched(part, comps, d))  # its family's Holm counts the comparisons searched
 
 # %% ../nbs/02d_register.ipynb #e0a13b18
 def decide(led: Claims, # the study's ledger
@@ -438,8 +448,6 @@ def decide(led: Claims, # the study's ledger
         for part in con["parts"]:
             s = scores.get(part["key"], {})
             c = make_claim(reg, con, part, s.get("facts", {}), run)
-            if part["key"] in fam and part.get("family"):  # every comparison of the family counts in its size
-                c.family_size = max(c.family_size, fam[part["key"]][0][0]["family"] if fam[part["key"]][0] else 0)
             where = f"{reg.get('_file', reg['paper'])}, part {part['key']!r}"
             for n, r in (part.get("requires") or {}).items():  # a fact of the run that must be above a floor
                 if r["fact"] in s.get("facts", {}):
