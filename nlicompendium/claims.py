@@ -770,12 +770,10 @@ def holm_after(t: pd.DataFrame, # the ledger's rows after `holm_before` (`Claims
     fam = lambda j: decided[raw.key[j]][0].family or groups[j] if raw.key[j] in decided else None
     for i in rows:
         (c, ev), (v, why, text) = decided[t.key[i]], after[t.key[i]]
-        p = _decisive_p(c, ev, v)
-        ps = [p] + [_decisive_p(*decided[raw.key[j]], raw.verdict[j]) for j in raw.index
-                    if j != i and fam(j) == fam(i) and raw.verdict[j] not in idle]
-        mates_ = [decided[raw.key[j]][1] for j in raw.index
-                  if j != i and fam(j) == fam(i) and raw.verdict[j] not in idle]
-        ps = [x for x in ps if np.isfinite(x)] + _others([ev] + mates_)
+        p, mates = _decisive_p(c, ev, v), [j for j in raw.index if j != i and fam(j) == fam(i)
+                                           and raw.verdict[j] not in idle]
+        ps = [x for x in [p] + [_decisive_p(*decided[raw.key[j]], raw.verdict[j]) for j in mates] if np.isfinite(x)]
+        ps += _others([ev] + [decided[raw.key[j]][1] for j in mates])
         size = max(len(ps), c.family_size)
         if not np.isfinite(p) or size < 2: continue
         pa = holm(ps, size)[0]; note = f"Holm within the family '{fam(i)}' ({size} tests): adjusted p = {pa:.3g}"
