@@ -39,7 +39,7 @@ SEEDS_EXAMPLES = ("mcnemar", "bootstrap", "cochran", "welch", "mann-whitney")  #
 FAMILY_TESTS = ("groups", "binomial", "coefficient", "spearman",
                 "class-gap", "example-pairs")  # tests computed here: Holm within a family
 MODES = ("every", "any")  # a part of several comparisons holds if every one does, or if any one does
-CONCLUSION_FIELDS = {"key", "quote", "section", "evidence", "parts", "control"}
+CONCLUSION_FIELDS = {"key", "quote", "section", "evidence", "parts", "control", "job"}
 PART_FIELDS = {"key", "reading", "a", "b", "under_test", "metric", "expect", "margin", "family", "family_size", "test",
                "against", "mode", "min_pairs", "value", "tolerance", "bounds", "paper", "level", "tried", "why",
                "amendments", "evidence", "setting", "coefficients", "absolute", "decimals", "command",
@@ -105,8 +105,10 @@ def _check_part(p, # one part, as read
 # %% ../nbs/02d_register.ipynb #c3475c50
 def load_register(path, # a register file (`register_path`)
                   paper_text: str | None = None, # the paper's text: every quote must stand in it (`quote_in_paper`)
+                  job: str | None = None, # the conclusions of the job named in their `job` field; None: those of
+                                          # the paper's own study (no `job`); 'all': every one
                  ) -> dict:
-    "Read and validate a register: unknown or missing fields, repeated keys and misquotes fail, naming file and key."
+    "Read and validate a register (every conclusion), naming file and key on a fault; keep the conclusions of `job`."
     import yaml
     path = Path(path)
     try: reg = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -128,6 +130,7 @@ def load_register(path, # a register file (`register_path`)
     keys = [c["key"] for c in reg["conclusions"]]
     _need(len(set(keys)) == len(keys), str(path),
           f"conclusion keys repeat: {sorted({k for k in keys if keys.count(k) > 1})}")
+    if job != "all": reg["conclusions"] = [c for c in reg["conclusions"] if c.get("job") == job]
     return reg
 
 # %% ../nbs/02d_register.ipynb #3d34ed95

@@ -1,4 +1,4 @@
-"""MSciNLI's registers (nbs/registers/mscinli.yaml, mscinli_data.yaml) against its study notebook
+"""MSciNLI's register (nbs/registers/mscinli.yaml, the data job's conclusions with it) against its study notebook
 (nbs/14_mscinli.ipynb): a decided conclusion holds no not-testable part, one quote is one conclusion, post-hoc
 comparators are amendments, and every fact a part names in braces is one the notebook computes."""
 import json
@@ -18,11 +18,11 @@ def regs():
     from nlicompendium.register import load_register
     text = (ROOT.parent / "shared" / "papers" / "mscinli.txt")
     paper = text.read_text(encoding="utf-8") if text.is_file() else None
-    return {n: load_register(REGS / f"{n}.yaml", paper) for n in ("mscinli", "mscinli_data")}
+    return {j or "mscinli": load_register(REGS / "mscinli.yaml", paper, job=j) for j in (None, "datasets")}
 
 
-def _code():
-    return "\n".join("".join(c["source"]) for c in json.loads(NB.read_text())["cells"] if c["cell_type"] == "code")
+def _code(nb=NB):
+    return "\n".join("".join(c["source"]) for c in json.loads(nb.read_text())["cells"] if c["cell_type"] == "code")
 
 
 def test_a_decided_conclusion_holds_no_idle_part(regs):
@@ -56,18 +56,18 @@ def test_post_hoc_comparator_is_an_amendment(regs):
 
 
 def test_every_fact_a_part_names_is_computed():
-    "Each {fact} of a model part's reading and level is a key the notebook puts in F (or a run fact)."
+    "Each {fact} of a model part's reading and level is a key its job's notebook puts in F (or a run fact)."
     import yaml
     reg = yaml.safe_load((REGS / "mscinli.yaml").read_text(encoding="utf-8"))
-    code = _code()
-    named = set()
+    code = {None: _code(), "datasets": _code(ROOT / "nbs" / "10_datasets.ipynb")}  # the notebook of a conclusion's job
+    named, missing = {j: set() for j in code}, []
     for c in reg["conclusions"]:
         for p in c["parts"]:
             if p["test"] == "none": continue
             for f in ("reading", "level"):
                 v = p.get(f) or ""
-                for s in (v if isinstance(v, list) else [v]): named |= set(re.findall(r"\{(\w+)", s))
-    missing = [k for k in sorted(named - RUN_FACTS) if f'"{k}"' not in code]
+                for s in (v if isinstance(v, list) else [v]): named[c.get("job")] |= set(re.findall(r"\{(\w+)", s))
+    missing = [(j, k) for j, ks in named.items() for k in sorted(ks - RUN_FACTS) if f'"{k}"' not in code[j]]
     assert missing == [], missing
 
 

@@ -263,7 +263,7 @@ def test_late_parts_of_the_papers_claims_are_added_not_controls(reg):
     down, up = np.array([0.40, 0.41, 0.40, 0.41, 0.40]), np.array([0.42, 0.43, 0.42, 0.43, 0.42])
     r = _decide_one(reg, "stra_vs_bert_micro", {"a": down, "b": up, "facts": STRA})
     assert (r.verdict, r.kind) == ("contradicted", "exploratory") and r.reason.startswith("declared after its evidence")
-    data = {c["key"]: c for c in load_register(REG.with_name("ronli_data.yaml"))["conclusions"]}
+    data = {c["key"]: c for c in load_register(REG, job="datasets")["conclusions"]}
     assert not data["ronli_stratified"].get("control")
     assert [a["field"] for a in data["ronli_stratified"]["parts"][0]["amendments"]] == ["added"]
 
@@ -293,7 +293,7 @@ def test_rows_say_what_a_reader_would_otherwise_miss(reg):
     assert "decided again, on these runs, in stra_gain_macro" in parts["stra_vs_oversampled"]["reading"]
     assert parts["code_available"]["why"].startswith("read by hand, it fails at one row of seven, ChatGPT 3.5 Turbo")
     assert "random_chance" in parts["no_baseline_above_80_60"]["why"]
-    data = load_register(REG.with_name("ronli_data.yaml"))
+    data = load_register(REG, job="datasets")
     t2 = {p["key"]: p for c in data["conclusions"] for p in c["parts"]}
     assert "mixes the two" in t2["ronli_table2_samples_validation"]["level"]
     assert "mixes the two" not in t2["ronli_table2_samples_test"]["level"]
