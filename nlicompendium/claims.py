@@ -17,11 +17,11 @@ from .stats import StatResult, mann_whitney, paired_t, mcnemar, cochrans_q, conf
 __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'VERIFY_DRIFT', 'SEED_TESTS', 'EXAMPLE_TESTS', 'UNITS', 'NOT_QUOTED',
            'NOT_DECLARED', 'SETTINGS', 'EVIDENCE', 'KINDS', 'CLAIM_COLUMNS', 'NOT_RUN', 'CONCLUSION_ORDER', 'LATE',
            'EVIDENCE_FILES', 'verify_tolerance', 'verdict', 'Evidence', 'aso_eps', 'sign_settled', 'over_seeds',
-           'one_seed_out', 'seed_example_bootstrap', 'loo_bootstrap', 'pooled_mcnemar', 'over_examples', 'Claim',
-           'quote_in_paper', 'tost_seeds', 'seeds_for_power', 'min_attainable_p', 'evidence_kind', 'conclusion_groups',
-           'holm', 'holm_families', 'holm_before', 'holm_after', 'Claims', 'uniform_chance', 'by_conclusion',
-           'verdict_counts', 'upgrade_claims', 'count_table', 'verdict_figure', 'load_evidence', 'write_evidence',
-           'replay', 'recheck', 'recheck_caption', 'write_claims']
+           'one_seed_out', 'boot_p', 'boot_tost_p', 'seed_example_bootstrap', 'loo_bootstrap', 'pooled_mcnemar',
+           'over_examples', 'Claim', 'quote_in_paper', 'tost_seeds', 'seeds_for_power', 'min_attainable_p',
+           'evidence_kind', 'conclusion_groups', 'holm', 'holm_families', 'holm_before', 'holm_after', 'Claims',
+           'uniform_chance', 'by_conclusion', 'verdict_counts', 'upgrade_claims', 'count_table', 'verdict_figure',
+           'load_evidence', 'write_evidence', 'replay', 'recheck', 'recheck_caption', 'write_claims']
 
 # %% ../nbs/02b_claims.ipynb #4347f4f6
 ALPHA = 0.05  # the significance level of every verdict
@@ -276,6 +276,21 @@ def one_seed_out(expect: str, # the claim's expectation (`EXPECTATIONS`)
                      "verdict": verdict(expect, est, p, p_eq, margin, low=lo, high=hi)})
     return pd.DataFrame(rows, columns=["side", "seed index", "estimate", "p", "verdict"])
 
+# %% ../nbs/02b_claims.ipynb #64161639
+def boot_p(d, # a bootstrap's resampled differences (A - B, or A - B less a declared amount)
+          ) -> float:
+    "Two-sided bootstrap p of no difference, never 0: each tail's share counted as (k + 1) / (B + 1) (Davison and"
+    " Hinkley, 1997, eq. 4.11), so B resamples on one side read p = 2 / (B + 1), not 0."
+    d = np.asarray(d); B = len(d)
+    return float(min(1.0, 2 * min(((d <= 0).sum() + 1) / (B + 1), ((d >= 0).sum() + 1) / (B + 1))))
+
+def boot_tost_p(d, # a bootstrap's resampled differences
+                margin: float, # the equivalence margin
+               ) -> float:
+    "The bootstrap TOST p of a difference within +-margin: the larger tail beyond a margin, as (k + 1) / (B + 1)."
+    d = np.asarray(d); B = len(d)
+    return float(max(((d <= -margin).sum() + 1) / (B + 1), ((d >= margin).sum() + 1) / (B + 1)))
+
 # %% ../nbs/02b_claims.ipynb #3d38dd15
 def _resampled_metric(g, p, draws, C, metric):
     "For each (examples, seeds) of `draws`: `metric` of those seeds of `p` on those examples, averaged over the seeds."
@@ -311,8 +326,8 @@ def seed_example_bootstrap(gold: Sequence[int], # (examples,) gold ids
         d[s:s + len(ch)] = (_resampled_metric(g, pa, [(i, x) for i, x, _ in ch], C, metric)
                             - _resampled_metric(g, pb, [(i, x) for i, _, x in ch], C, metric))
     lo, hi = np.quantile(d, [(1 - level) / 2, (1 + level) / 2])
-    p_eq = None if margin is None else float(max((d <= -margin).mean(), (d >= margin).mean()))
-    return float(est), float(lo), float(hi), float(min(1.0, 2 * min((d <= 0).mean(), (d >= 0).mean()))), p_eq
+    p_eq = None if margin is None else boot_tost_p(d, margin)
+    return float(est), float(lo), float(hi), boot_p(d), p_eq
 
 # %% ../nbs/02b_claims.ipynb #loobt001
 def _per_seed_resampled(g, p, idx, C, metric):
@@ -342,9 +357,9 @@ def loo_bootstrap(gold: Sequence[int], # (examples,) gold ids
         da, db = (kx[rng.integers(0, len(kx), (n_resamples, len(kx)))] for kx in (ka, kb))
         d = np.take_along_axis(Ma, da, 1).mean(1) - np.take_along_axis(Mb, db, 1).mean(1)
         lo, hi = np.quantile(d, [(1 - level) / 2, (1 + level) / 2])
-        p_eq = None if margin is None else float(max((d <= -margin).mean(), (d >= margin).mean()))
+        p_eq = None if margin is None else boot_tost_p(d, margin)
         out.append((float(sa[ka].mean() - sb[kb].mean()), float(lo), float(hi),
-                    float(min(1.0, 2 * min((d <= 0).mean(), (d >= 0).mean()))), p_eq))
+                    boot_p(d), p_eq))
     return out
 
 # %% ../nbs/02b_claims.ipynb #4b890f0e
@@ -872,14 +887,16 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
     "An amended claim's row: the verdict of the declaration before (decided again), the amendment shown, exploratory."
     from dataclasses import fields, replace
     names, args = {f.name for f in fields(Claim)}, dict(list(bound.arguments.items())[1:])
-    c = args["c"]; before = {a["field"]: a["before"] for a in c.amendments if a["field"] not in _OWN_VERDICT
-                                and not _data_expect(a, c)}
-    now = {k: getattr(c, k) if k in names else args.get(k) for k in before}
+    c = args["c"]; late = any(a["field"] == "added" for a in c.amendments)  # declared late: no declaration before,
+    before = {} if late else {a["field"]: a["before"] for a in c.amendments  # whatever was amended after it
+                              if a["field"] not in _OWN_VERDICT and not _data_expect(a, c)}
+    now = {k: getattr(c, k) if k in names else args.get(k) for k in {a["field"] for a in c.amendments}}
     args |= {k: v for k, v in before.items() if k not in names}
     args["c"] = replace(c, amendments=(), **{k: v for k, v in before.items() if k in names})
     scratch = Claims(led.paper, led.computed_by, 0, led.n_resamples, led.seed); scratch.systems = dict(led.systems)
     old, row = fn(scratch, **args), led.rows[-1]
-    if c.key in scratch.decided:  # the declaration before, for its own family's correction (`holm_before`)
+    if before and c.key in scratch.decided:  # the declaration before, for its own family's correction (`holm_before`);
+        # a part declared late, or whose test changed, has none: its row's Holm note is the amendment's alone
         vars(led).setdefault("before", {})[c.key] = scratch.decided[c.key]
     vars(led).setdefault("after", {})[c.key] = (row["verdict"], row["reason"], None)  # its family's Holm: `holm_after`
     after = lambda a: a["after"] if a.get("after") is not None else now.get(a["field"])  # as recorded, else as now
@@ -887,7 +904,8 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
                      for a in c.amendments if a["field"] != "added")
     if not before:  # declared late, or its test changed: no declaration before that this call can decide again
         added = "; ".join(f"on {a['date']} ({a['reason']})" for a in c.amendments if a["field"] == "added")
-        head = (f"{LATE}, {added}" if added else f"amended after its evidence existed: "
+        head = (f"{LATE}, {added}" + (f"; then amended: {what}" if what else "") if added else
+                f"amended after its evidence existed: "
                 f"{what}; the declaration before rests on other inputs than this test's, so the row keeps the "
                 "amended test's verdict")
         row.update(kind="exploratory", reason=head + (f"; {row['reason']}" if row["reason"] else "")
@@ -1135,8 +1153,8 @@ def by_conclusion(table: pd.DataFrame, # a claims table in today's columns (`upg
         w = x.loc[x["_r"].idxmin()]
         kind = "exploratory" if (x["kind"] == "exploratory").any() else w["kind"]
         out.append({"kind": kind, "paper": p, "setting": w["setting"], "conclusion": g, "rows": n,
-                    "verdict": w["verdict"]})
-    return pd.DataFrame(out, columns=["kind", "paper", "setting", "conclusion", "rows", "verdict"])
+                    "late": n - len(x), "verdict": w["verdict"]})  # late: parts declared late that did not decide it
+    return pd.DataFrame(out, columns=["kind", "paper", "setting", "conclusion", "rows", "late", "verdict"])
 
 # %% ../nbs/02b_claims.ipynb #e587ea7a
 def verdict_counts(table: pd.DataFrame, # a claims table (CLAIM_COLUMNS)
@@ -1300,6 +1318,8 @@ def recheck_caption(declarations: dict, # as committed: its caption has '{verdic
 def _caption_counts(table):  # the distinct conclusions' verdicts (`by_conclusion`), then the rows'
     bc = by_conclusion(table)
     n = f"{len(bc)} conclusion{'s' * (len(bc) != 1)}"
+    k = int((bc["kind"] == "exploratory").sum()) if "kind" in bc else 0  # amended or declared late: apart
+    n += f" ({k} of them exploratory, counted apart)" if k else ""
     return f"{n}: {verdict_counts(bc)}; {len(table)} rows: {verdict_counts(table)}"
 
 # %% ../nbs/02b_claims.ipynb #e7d96f5b

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
-from .claims import EVIDENCE, EXPECTATIONS, Claim, Claims, quote_in_paper
+from .claims import EVIDENCE, EXPECTATIONS, Claim, Claims, boot_p, quote_in_paper
 
 # %% auto #0
 __all__ = ['TESTS', 'SEEDS_EXAMPLES', 'FAMILY_TESTS', 'MODES', 'CONCLUSION_FIELDS', 'PART_FIELDS', 'AMENDMENT_FIELDS',
@@ -252,7 +252,7 @@ def _class_gap_comparison(part: dict, # a part with test 'class-gap': `a`, a cla
     sd = rng.integers(0, len(pr), (n_resamples, len(pr)))  # each resample's seeds
     d = gap[sd, np.arange(1, n_resamples + 1)[:, None]].mean(1)
     lo, hi = np.quantile(d, [(1 - level) / 2, (1 + level) / 2])
-    p = float(min(1.0, 2 * min((d <= 0).mean(), (d >= 0).mean())))
+    p = boot_p(d)
     return [{"label": f"{part['a']} against the lowest of {', '.join(part['against'])}",
              "estimate": float(gap[:, 0].mean()), "p": p, "raw p": p, "low": float(lo), "high": float(hi), "n": len(g)}]
 
@@ -291,7 +291,7 @@ def _example_pair_comparisons(part: dict, # a part with test 'example-pairs': `c
         ib = ia if sa == sb else rng.integers(0, len(xb), (n_resamples, len(xb)))  # one system's seeds stay paired
         d = xa[ia, cols].mean(1) - xb[ib, cols].mean(1) - by
         lo, hi = np.quantile(d, [(1 - level) / 2, (1 + level) / 2])
-        p = float(min(1.0, 2 * min((d <= 0).mean(), (d >= 0).mean())))
+        p = boot_p(d)
         out.append({"label": f"{a} against {b}" + (f" (A - B {'-' if by > 0 else '+'} {abs(by):g})" if by else ""),
                     "estimate": float(xa[:, 0].mean() - xb[:, 0].mean() - by), "p": p, "raw p": p,
                     "low": float(lo), "high": float(hi), "n": len(g)})

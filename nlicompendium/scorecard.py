@@ -56,7 +56,7 @@ def conclusions(table: pd.DataFrame, # claims tables in today's columns (`claims
     bc = C.by_conclusion(t.drop(columns=["evidence", "_i", "_g"]))
     bc["_g"] = bc["conclusion"] if hasattr(C, "conclusion_groups") else bc["setting"].astype(str) + "\x1f" + bc[
         "conclusion"].astype(str)
-    m = t.merge(bc[["paper", "_g", "kind", "verdict", "rows"]].rename(
+    m = t.merge(bc[["paper", "_g", "kind", "verdict", "rows"] + (["late"] if "late" in bc else [])].rename(
         columns={"kind": "_k", "verdict": "_v", "rows": "parts"}), on=["paper", "_g"])
     m = m.assign(_first=m.groupby(["paper", "_g"], sort=False)["_i"].transform("min"),
                  _w=(m["verdict"] != m["_v"]).astype(int))
@@ -162,7 +162,9 @@ def note(r: dict, # one conclusion (a row of `conclusions`)
         ) -> str:
     "At most 12 words on a conclusion (then its number of parts): the estimate, interval and p of its test, or what"
     " its reason says first."
-    tail = f"; weakest of {r['parts']} parts" if r.get("parts", 1) > 1 else ""
+    late = int(r.get("late") or 0); n = int(r.get("parts", 1)) - late  # parts declared late do not decide it
+    tail = (f"; weakest of {n} part{'s' if n > 1 else ''} declared before ({late} added later, apart)" if late
+            else f"; weakest of {n} parts" if n > 1 else "")
     est, p = r.get("estimate (A - B)"), r.get("p")
     if r["verdict"] not in ("not testable here", "not run here", "not comparable here") and pd.notna(est) \
             and pd.notna(r.get("CI low")) and r.get("unit") != "data":

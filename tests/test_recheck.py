@@ -14,7 +14,7 @@ from nlicompendium.core import Results
 
 def one_job(out: Path):
     "One job's tables as `collect` leaves them: a ledger (no model, no data) written through `core.Results`."
-    led = Claims("P", "model X", aso_iterations=20, n_resamples=100)
+    led = Claims("P", "model X", aso_iterations=20, n_resamples=2000)  # a bootstrap p is at least 2 / (B + 1)
     hi, mid, lo = [.60, .62, .61, .63, .60], [.575, .59, .565, .58, .575], [.50, .52, .49, .51, .50]
     led.system("weak", 16.0, 48.0, "CB test (accuracy, %)")
     led.seeds(Claim("clear", "A beats B", "§5", "0.60 vs 0.50", "A", "B"), hi, lo)
