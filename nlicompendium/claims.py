@@ -109,6 +109,7 @@ class Evidence:
     note: str = ""
     sign_settled: bool | None = None  # over seeds: every leave-one-seed-out estimate has the estimate's sign
     others: tuple = ()  # raw p-values of its family's comparisons that are no row (a part's other comparisons): Holm
+    one_out: tuple = ()  # a significant difference's p with each one seed left out, (system, seed index, p): Holm too
     def to_dict(self) -> dict: return asdict(self)
 
 # %% ../nbs/02b_claims.ipynb #0f4a58c1
@@ -665,6 +666,9 @@ def _decide(c: Claim, # the claim
             why.append(f"{v} on all seeds, but {len(other)} of {len(t)} one-seed-out tests differ (without {r0.side}'s "
                        f"seed {r0['seed index']}: p = {r0.p:.3g}, {r0.verdict}): one seed decides it")
             v = verdict(c.expect, ev.estimate, 1.0, None, m, settled=settled, tolerance=tol)
+        elif len(t) and m is None:  # for its family's Holm with that seed left out of every member (`_one_out_holm`)
+            ev.one_out = tuple((s, int(r["seed index"]), float(r["p"])) for r in t.to_dict("records")
+                               for s in {"A": (c.a,), "B": (c.b,), "pair": (c.a, c.b)}[r["side"]])
     if v == "inconclusive (tie)": why.append(_tie_why(c, ev, tol, moved, settled))
     return v, why + [_no_margin(c, v)]
 
@@ -713,6 +717,22 @@ def _not_significant(c: Claim, ev: Evidence) -> str:
 
 _others = lambda evs: [p for ev in evs for p in getattr(ev, "others", ()) if np.isfinite(p)]  # no-row comparisons
 
+def _one_out_holm(ps: list, # a family's p-values, as `holm` takes them
+                  evs: list, # the evidence behind each (None for a comparison that is no row)
+                  k: int, # the member whose significance is checked
+                  size: int, # the family's size
+                  alpha: float = ALPHA,
+                 ) -> str:
+    "Where member k is significant in its family: the note if leaving one system's seed out of every member that uses"
+    " it (`Evidence.one_out`; the others keep their p) leaves it not significant under Holm."
+    outs = [{(s, i): p for s, i, p in getattr(e, "one_out", ())} for e in evs]
+    for key in dict.fromkeys(x for o in outs for x in o):
+        if key not in outs[k]: continue
+        pa = holm([o.get(key, p) for p, o in zip(ps, outs)] + list(ps[len(outs):]), size)[k]
+        if pa >= alpha: return (f"without {key[0]}'s seed {key[1]}, Holm within the family gives p = {pa:.3g} >= "
+                                f"{alpha}: one seed decides it in its family")
+    return ""
+
 def holm_families(t: pd.DataFrame, # a ledger's rows (`Claims.table`)
                   decided: dict, # key -> (claim, evidence), as `Claims` recorded them
                   alpha: float = ALPHA,
@@ -732,9 +752,11 @@ def holm_families(t: pd.DataFrame, # a ledger's rows (`Claims.table`)
         adj = holm(ps + more, size)
         for i, pa in zip(rows, adj):
             c, ev = decided[t.key[i]]; note = f"Holm within the family '{f}' ({size} tests): adjusted p = {pa:.3g}"
-            if t.verdict[i] in ("supported", "contradicted") and pa >= alpha:
+            evs = [decided[t.key[j]][1] for j in rows]
+            out = _one_out_holm(ps + more, evs, rows.index(i), size, alpha) if pa < alpha else ""
+            if t.verdict[i] in ("supported", "contradicted") and (pa >= alpha or out):
                 t.at[i, "verdict"] = _not_significant(c, ev)
-                note += f" >= {alpha}: not significant in its family"
+                note += f" >= {alpha}: not significant in its family" if pa >= alpha else f"; {out}"
                 if str(t.reason[i]).startswith(("significant against", "a difference:")): t.at[i, "reason"] = ""
             t.at[i, "reason"] = "; ".join(x for x in (t.reason[i], note) if isinstance(x, str) and x)
     return t
@@ -764,9 +786,11 @@ def holm_before(t: pd.DataFrame, # the ledger's rows after `holm_families` (`Cla
         if size < 2: continue
         pa = holm(ps, size)[0]
         note = f"the declaration before: Holm within the family '{fam(i)}' ({size} tests): adjusted p = {pa:.3g}"
-        if t.verdict[i] in ("supported", "contradicted") and pa >= alpha:
+        evs = [ev0] + [decl(j)[1] for j in mates if j != i and np.isfinite(_decisive_p(*decl(j), raw.verdict[j]))]
+        out = _one_out_holm(ps, evs, 0, size, alpha) if pa < alpha else ""
+        if t.verdict[i] in ("supported", "contradicted") and (pa >= alpha or out):
             t.at[i, "verdict"] = _not_significant(c0, ev0)
-            note += f" >= {alpha}: not significant in its family"
+            note += f" >= {alpha}: not significant in its family" if pa >= alpha else f"; {out}"
         t.at[i, "reason"] = "; ".join(x for x in (t.reason[i], note) if isinstance(x, str) and x)
     return t
 
@@ -792,8 +816,12 @@ def holm_after(t: pd.DataFrame, # the ledger's rows after `holm_before` (`Claims
         size = max(len(ps), c.family_size)
         if not np.isfinite(p) or size < 2: continue
         pa = holm(ps, size)[0]; note = f"Holm within the family '{fam(i)}' ({size} tests): adjusted p = {pa:.3g}"
-        if v in ("supported", "contradicted") and pa >= alpha:
-            v = _not_significant(c, ev); note += f" >= {alpha}: not significant in its family"
+        evs = [ev] + [decided[raw.key[j]][1] for j in mates
+                      if np.isfinite(_decisive_p(*decided[raw.key[j]], raw.verdict[j]))]
+        out = _one_out_holm(ps, evs, 0, size, alpha) if pa < alpha else ""
+        if v in ("supported", "contradicted") and (pa >= alpha or out):
+            v = _not_significant(c, ev)
+            note += f" >= {alpha}: not significant in its family" if pa >= alpha else f"; {out}"
         if text is None: t.at[i, "verdict"] = v; t.at[i, "reason"] = f"{t.reason[i]}; {note}"; continue
         t.at[i, "reason"] = t.reason[i].replace(text, f"{v} ({'; '.join(x for x in (why, note) if x)})", 1)
     return t

@@ -184,10 +184,10 @@ def sides(r: dict, # one conclusion (a row of `conclusions`)
     "The paper's values against ours, short: 'paper 0.59 vs 0.56; ours 0.34 vs 0.35'."
     lv = "" if pd.isna(r.get("level")) else str(r["level"])
     here = _HERE.findall(lv)
-    m = re.match(r"paper:? ([^;(]*)", lv)
+    m = re.match(r"paper:? (?:\([^)]*\) )?([^;(]*)", lv)  # past a leading parenthesis: 'paper (Table 2 train) 4.46%'
     pap = cut(m[1].strip(" ,") if m else r.get("paper's numbers", ""), 26)
     if r["verdict"] in ("not testable here", "not run here"): return f"paper {pap}"
-    more = re.search(r"(?:^|; )here:? ([^;]+)", lv)
+    more = re.search(r"(?:^|; )here:? (?:\([^)]*\) )?([^;]+)", lv)
     ours = f"{here[-1][0]} vs {here[-1][1]}" if here else (f"{r['A']:,.7g}" if isinstance(r.get("A"), float)
                                                           and pd.notna(r["A"]) else cut(more[1], 24) if more else "")
     return f"paper {pap}; ours {ours}" if ours else f"paper {pap}"
@@ -288,6 +288,13 @@ def _part(r: dict, before: str) -> list[str]:
     return out
 
 # %% ../nbs/02e_scorecard.ipynb #cec7c998
+def _of_parts(n: int, late: int) -> str:
+    "Which parts a conclusion's verdict is taken over: the weakest of those declared before, the late ones apart."
+    k = n - late
+    if not late: return f", its weakest part's of {n}" if n > 1 else ""
+    return (f", its weakest part's of the {k} declared before" if k > 1 else ", its part declared before's") + \
+        f" ({late} declared later, shown below, counted apart)"
+
 def evidence_page(job: str, # the study
                   rows: pd.DataFrame, # its claims table (today's columns) with 'evidence' per row (`conclusions`)
                   con: pd.DataFrame, # its `conclusions`
@@ -304,7 +311,7 @@ def evidence_page(job: str, # the study
                " Exploratory (a part amended after its evidence existed), counted apart."}.get(c["kind"], "")
         out += [f"## {label(c)}\n", f"> {' '.join(str(c['quote']).split())}\n",
                 f"{c['where']}. Kind of evidence: {GROUPS[c['evidence']]}. Verdict: **{c['verdict']}**"
-                + (f", its weakest part's of {len(parts)}" if len(parts) > 1 else "") + f".{ctl}\n"]
+                + _of_parts(len(parts), int(c.get("late") or 0)) + f".{ctl}\n"]
         before = ""
         for r in parts.to_dict("records"): out += _part(r, before); before = r.get("reason")
         out.append("")
