@@ -426,7 +426,7 @@ def test_scinli_stand_in_says_one_map_the_stopping_rule_and_the_seeds(reg):
     "Table 6's rows: one data map (the plain recipe's first seed), early stopping on dev macro F1, every seed decides."
     w = reg["standin"]["scinli"]
     assert "one data" in w and "first seed" in w and "patience 4" in w and "every seed of each variant" in w
-    p = next(p for c, p in _parts(reg) if p["key"] == "scinli_balanced")
+    p = next(p for c in _data()["conclusions"] for p in c["parts"] if p["key"] == "scinli_balanced")  # the data job's
     assert "101,412" in p["level"]
 
 
@@ -459,7 +459,7 @@ def test_the_50_character_minimum_is_read_under_the_official_extractor():
     data = _data()
     p = next(p for c in data["conclusions"] for p in c["parts"] if p["key"] == "ronli_min_50_chars")
     assert p["bounds"]["chars_above"] == 50 and "NLI_extractor.py:292" in p["reading"] and _fields(p) == ["added"]
-    f = {"n_neutral": 1500, "n_neutral_ok": 1500, "neutral_min": 51,
+    f = {"n_neutral": 1500, "n_neutral_ok": 1500, "neutral_min": 51, "n_linked": 1559, "n_linked_short": 149,
          "literal": "151 of 6,118 validation sentences under 50 characters (45 premises)"}
     r = decide_one(data, "ronli_min_50_chars", {"here": True, "facts": f}, "RoNLI")
     assert (r.verdict, r.kind) == ("supported", "exploratory") and "151 of 6,118" in r.level, (r.verdict, r.level)
@@ -480,3 +480,121 @@ def test_no_baseline_above_80_60_is_decided_on_table5():
          "t5_top_macro_row": "Cart-Stra-CL++", "t5_rows": len(t5)}
     r = decide_one(data, "no_baseline_above_80_60", {"here": True, "facts": f}, "RoNLI")
     assert (r.verdict, r.kind) == ("supported", "exploratory") and "test 'none' -> 'holds'" in r.reason, r.reason
+
+T2_FACTS = {"paper": "Contrastive 74, Entailment 72, Causal 1,134, Neutral 1,778, Overall 3,059",
+            "here": "Contrastive 74, Entailment 72, Causal 1,135, Neutral 1,778, Overall 3,059 (manual label column)",
+            "manual": "differs (rounded) in reasoning 1,135 (paper 1,134)", "auto": "differs", "other": "",
+            "paper_check": "the paper's own validation class counts sum to 3,058, not its printed Overall 3,059"}
+
+
+def test_table2_validation_counts_are_decided_as_first_declared():
+    """Table 2's validation counts: the part as first declared (label columns and printing conventions only) reads
+    contradicted on the release's reasoning 1,135 and decides the conclusion; the misprint reading, declared after on
+    the same test and counts, is a part of its own ('added'), supported and counted apart, not a test amendment."""
+    data = _data()
+    con = next(c for c in data["conclusions"] if c["key"] == "ronli_table2")
+    first, late = con["parts"][:2]
+    assert first["key"] == "ronli_table2_samples_validation" and late["key"] == first["key"] + "_misprint"
+    assert _fields(first) == [] and "bounds" not in first and _fields(late) == ["added"]
+    assert late["bounds"] == {"misprinted_count_cells": 1} and late["test"] == first["test"] == "holds"
+    assert not any(_fields(p) for p in con["parts"] if p is not late)  # the other Table 2 parts: as declared
+    assert [74, 72, 1134, 1778] != [74, 72, 1135, 1778] and sum([74, 72, 1134, 1778]) == 3058  # Table 2; the release
+    one = data | {"conclusions": [con | {"parts": [first, late]}]}
+    from conftest import decide_conclusion
+    f = T2_FACTS | {"matched": "none of the label columns and printing conventions tried"}
+    g = T2_FACTS | {"matched": "the manual label column, every cell rounded, with the paper's reasoning cell (1,134) "
+                               "read as misprinted"}
+    rows, c = decide_conclusion(one, "ronli_table2", {first["key"]: {"here": False, "facts": f},
+                                                      late["key"]: {"here": True, "facts": g}}, "RoNLI")
+    assert rows.loc[first["key"], "verdict"] == "contradicted" and "amended" not in rows.loc[first["key"], "reason"]
+    assert (rows.loc[late["key"], "verdict"], rows.loc[late["key"], "kind"]) == ("supported", "exploratory")
+    assert (c.verdict, c.late) == ("contradicted", 1), c
+
+
+@pytest.mark.parametrize("file, key", [("ronli.yaml", "ronli_minority_classes"), ("ronli.yaml", "scinli_balanced"),
+                                       ("mscinli.yaml", "scinli_dev_test_sizes")])
+def test_checks_declared_after_the_sizes_table_are_added(file, key):
+    """dataset_sizes (committed 2026-11-22) printed every split's class counts before these three were first declared
+    (2026-11-26, 2026-11-28, 2026-11-26): each is a late part, counted apart, as ronli_split_sizes is."""
+    from nlicompendium.register import load_register
+    data = load_register(REG.parent / file, job="datasets")
+    p = next(p for c in data["conclusions"] for p in c["parts"] if p["key"] == key)
+    (a,) = p["amendments"]
+    assert (a["field"], a["before"]) == ("added", "absent") and "2026-11-22" in a["reason"]
+    r = decide_one(data, key, {"here": True, "facts": {"paper_min": "x", "here_min": "y", "class_counts": "z",
+                                                         "dev": "2,000", "test": "4,000"}}, "P")
+    assert (r.verdict, r.kind) == ("supported", "exploratory"), (r.verdict, r.kind)
+
+
+def test_scinli_balance_is_a_data_row_of_the_data_job(reg):
+    """§5's 'SciNLI is balanced' is decided by the data job on SciNLI's released splits: no model and no stand-in in
+    its row, and the curriculum jobs no longer decide it."""
+    assert "scinli_balanced" not in {p["key"] for _, p in _parts(reg)}
+    data = _data()
+    con = next(c for c in data["conclusions"] if c["key"] == "scinli_balanced")
+    words = " ".join(str(v) for p in con["parts"] for v in p.values())
+    assert con["evidence"] == "data" and not any(w in words for w in ("stand-in", "MiniLM", "BERT", "seed"))
+    from nlicompendium.claims import Claims
+    from nlicompendium.register import decide
+    on = "the released SciNLI train_human (2,000 pairs), validation (2,000 pairs), test (4,000 pairs) files"
+    t = decide(Claims("RoNLI", "t", aso_iterations=0), data | {"conclusions": [con]},
+               {"scinli_balanced": {"here": True, "facts": {"class_counts": "validation: 500 / 500 / 500 / 500"}}},
+               {"data_all": on})
+    assert t.iloc[0]["verdict"] == "supported" and on in t.iloc[0]["statement"]
+
+
+def test_the_80_60_ceiling_names_table5_not_the_release():
+    """§5's ceiling is read on the paper's own Table 5: its evidence is the paper's result, so its row names no
+    released file; the data job's RoNLI ledger says it reads Table 5 as well as the released files."""
+    import json
+    data = _data()
+    con = next(c for c in data["conclusions"] if c["key"] == "no_baseline_above_80_60")
+    assert con["evidence"] == "paper" and "Table 5" in con["parts"][0]["reading"]
+    f = {"t5_top_micro": 0.75, "t5_top_micro_row": "Cart-Stra-CL++", "t5_top_macro": 0.59,
+         "t5_top_macro_row": "Cart-Stra-CL++", "t5_rows": 14}
+    r = decide_one(data, "no_baseline_above_80_60", {"here": True, "facts": f}, "RoNLI")
+    assert "released" not in r.statement.replace("not on the released files", "") and "no released file" in r.level
+    cells = json.loads((ROOT / "nbs" / "10_datasets.ipynb").read_text())["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    assert re.search(r'ro_led = Claims\(ro_reg\["paper"\], "[^"]*Table 5', code)
+
+
+def test_the_50_character_row_names_the_linked_pairs_without_a_limit():
+    """The code's 50-character rule holds for the random neutral pairs only: the level names the linked validation
+    pairs with a sentence under 50 characters (149 of 1,559), for which the code sets no limit."""
+    data = _data()
+    f = {"n_neutral": 1500, "n_neutral_ok": 1500, "neutral_min": 51, "literal": "x", "n_linked": 1559,
+         "n_linked_short": 149}
+    r = decide_one(data, "ronli_min_50_chars", {"here": True, "facts": f}, "RoNLI")
+    assert "149 of the 1,559 linked validation pairs" in r.level and "code sets no limit" in r.level, r.level
+
+
+@pytest.mark.parametrize("key, code, n", [("ronli_neutral_no_linking", "NLI_extractor.py:292", 24),
+                                          ("ronli_phrases_removed", "NLI_extractor.py:222-236", 4)])
+def test_linking_phrases_left_in_the_release_contradict_section_3(key, code, n):
+    """§3's 'for neutral sentence pairs, we require the absence of linking phrases' and 'the linking phrases are
+    removed': pairs whose sentence still opens with an Appendix A phrase contradict each (declared late: apart). The
+    phrase matching is the library's: 'Astfel, ...' opens with a linking phrase both ways, 'Astfel de' ('such') only
+    as a whole word."""
+    from nlicompendium.distant import match_phrase, phrase_table
+    tab = phrase_table("ro")
+    assert match_phrase("Astfel, la 2 august 1940, a fost înființată", tab, "comma") == ("Astfel", "reasoning")
+    assert match_phrase("Astfel de complecși sunt: clorofila", tab, "comma") is None
+    assert match_phrase("Astfel de complecși sunt: clorofila", tab, "word") == ("Astfel", "reasoning")
+    data = _data()
+    p = next(p for c in data["conclusions"] for p in c["parts"] if p["key"] == key)
+    assert code in p["reading"] and "fd75ce0" in p["reading"] and _fields(p) == ["added"] and len(p["tried"]) == 2
+    f = {"n_word": n, "n_comma": n // 2, "n_neutral": 1500, "n_linked": 1559, "n_word_hyp": 13, "n_word_prem": 11,
+         "examples": "“Prin urmare, bill gates …”"}
+    r = decide_one(data, key, {"here": False, "facts": f}, "RoNLI")
+    assert (r.verdict, r.kind) == ("contradicted", "exploratory") and f"{n:,} of" in r.level, (r.verdict, r.level)
+    assert decide_one(data, key, {"here": True, "facts": f}, "RoNLI").verdict == "supported"
+
+
+@pytest.mark.parametrize("key, absent", [("ronli_64k_corpus", "58,114-pair training split"),
+                                         ("ronli_diverse_hypotheses", "SNLI's and MNLI's hypotheses")])
+def test_what_the_release_cannot_decide_is_declared_with_what_it_lacks(key, absent):
+    "§1's '64K sentence pairs' and §6's 'more diverse' hypotheses: not testable, each naming what is not here."
+    data = _data()
+    r = decide_one(data, key, {"facts": {"t2_total": 64173}}, "RoNLI")
+    assert r.verdict == "not testable here" and absent in r.reason, r.reason
