@@ -109,10 +109,12 @@ def test_the_split_family_and_the_removed_parts_are_recorded(reg):
 
 
 def test_by_construction_and_late_rows_count_apart(reg):
-    "The one-seed map's minority rows (true by construction here) are controls; rows declared after a read are added."
+    """The one-seed map's minority rows (true by construction for a stand-in that never predicts those classes) are the
+    paper's own sentences, declared late: `added`, then a precondition, not controls; rows declared after a read are
+    added."""
     con = {c["key"]: c for c in reg["conclusions"]}
     built, late = ("e2l_no_minority", "h2l_holds_minority"), ("eq1_orders_regions", "regions_not_partition", "not_saturated")
-    assert all(con[k].get("control") for k in built)
+    assert all(not con[k].get("control") and _fields(p) == ["added", "needs"] for k in built for p in con[k]["parts"])
     assert all("by construction" in p["reading"] for k in built for p in con[k]["parts"])
     assert all(not con[k].get("control") and [a["field"] for a in p["amendments"]] == ["added"]
                for k in late for p in con[k]["parts"])
@@ -140,15 +142,17 @@ def test_a_above_e2l_rests_on_minority_pairs_in_a(reg):
 @pytest.mark.parametrize("key", ["e2l_no_minority", "h2l_holds_minority"])
 def test_minority_rows_need_a_recipe_that_predicts_the_minority_classes(reg, key):
     """Where the plain recipe never predicts a contrastive or entailment pair (F1 0 in every seed), the map puts those
-    pairs in H2L whatever the data: the amended row reads not comparable, keeping the verdict declared before; where it
-    does predict them, the row is decided on the map, and a map against the paper reads contradicted (its regions
-    declared as tried), not 'not run here'."""
+    pairs in H2L whatever the data: the row reads not comparable. Declared late (`added`), the part has no declaration
+    before: it is decided as it stands, its precondition included, and counted apart. Where the recipe does predict
+    them, the row is decided on the map, and a map against the paper reads contradicted (its regions declared as
+    tried), not 'not run here'."""
+    from nlicompendium.claims import LATE
     facts = {"h2l_min": 90, "all_min": 100, "a_min": 10, "e2l_min": 0, "e2l_all": 500, "standin": "a stand-in"}
-    for here, before in ((True, "supported"), (False, "contradicted")):  # the map agrees with the paper, or not
-        for f1, under in ((0.0, "not comparable here"), (0.31, before)):
+    for here, on_map in ((True, "supported"), (False, "contradicted")):  # the map agrees with the paper, or not
+        for f1, want in ((0.0, "not comparable here"), (0.31, on_map)):
             r = _decide_one(reg, key, {"here": here, "facts": facts | {"plain_minority_f1": f1}})
-            assert (r.kind, r.verdict) == ("exploratory", before), (here, f1, r.kind, r.verdict)
-            assert f"under the amendment: {under}" in r.reason, r.reason
+            assert (r.kind, r.verdict) == ("exploratory", want), (here, f1, r.kind, r.verdict)
+            assert r.reason.startswith(LATE) and "then amended: needs" in r.reason, r.reason
             assert f1 or "F1 on the contrastive and entailment classes scores 0" in r.reason, r.reason  # the number
 
 
@@ -309,17 +313,23 @@ KAPPA = {"kappa": 0.776, "kappa_low": 0.754, "kappa_high": 0.797, "auto_micro": 
          "n_auto": 2927, "n_dropped": 132}
 
 
-def test_the_pooled_kappa_is_a_late_part_and_does_not_decide(reg):
-    """auto_manual_kappa_value was first declared with the register, after the committed run had printed kappa 0.776:
-    an `added` part, so auto_manual_agreement is decided by 'kappa above 0.60', declared before (supported here), and
-    the pooled value's row ('not testable') counts apart."""
+def test_the_pooled_kappa_is_the_declaration_before_and_decides(reg):
+    """The pooled 0.62 (not testable: the test half's automatic labels are not released) was declared on 2026-11-23
+    (587ef04, ronli_kappa); 'kappa above 0.60' was first declared on 2026-11-26 (e3a646b), after 9bdced5 had printed
+    kappa 0.7756: the kappa part is `added` and counts apart, and the conclusion reads not testable here, at its part
+    declared before, however well the late part fares."""
+    from nlicompendium.claims import LATE
     parts = {p["key"]: p for _, p in _parts(reg)}
-    assert _fields(parts["auto_manual_kappa_value"]) == ["added"]
-    assert "5a16592" in parts["auto_manual_kappa_value"]["amendments"][0]["reason"]
+    assert "amendments" not in parts["auto_manual_kappa_value"]
+    assert _fields(parts["auto_manual_agreement"]) == ["added"]
+    why = parts["auto_manual_agreement"]["amendments"][0]["reason"]
+    assert all(s in why for s in ("e3a646b", "9bdced5", "0.7756", "587ef04")), why
     scores = {"auto_manual_agreement": {"here": True, "facts": KAPPA}, "auto_manual_kappa_value": {"facts": KAPPA}}
     rows, c = _decide_conclusion(reg, "auto_manual_agreement", scores)
     assert rows.loc["auto_manual_kappa_value", "verdict"] == "not testable here"
-    assert (c.verdict, c.kind, c.late) == ("supported", "paper's claim", 1), c
+    r = rows.loc["auto_manual_agreement"]
+    assert (r.verdict, r.kind) == ("supported", "exploratory") and r.reason.startswith(LATE), (r.verdict, r.kind)
+    assert (c.verdict, c.kind, c.late) == ("not testable here", "paper's claim", 1), c
 
 
 LATE_SUBSETS = ("e2l_below_oversampled", "h2l_below_e2l", "a_close_to_oversampled", "e2la_close_to_oversampled",
@@ -481,6 +491,7 @@ def test_no_baseline_above_80_60_is_decided_on_table5():
     r = decide_one(data, "no_baseline_above_80_60", {"here": True, "facts": f}, "RoNLI")
     assert (r.verdict, r.kind) == ("supported", "exploratory") and "test 'none' -> 'holds'" in r.reason, r.reason
 
+
 T2_FACTS = {"paper": "Contrastive 74, Entailment 72, Causal 1,134, Neutral 1,778, Overall 3,059",
             "here": "Contrastive 74, Entailment 72, Causal 1,135, Neutral 1,778, Overall 3,059 (manual label column)",
             "manual": "differs (rounded) in reasoning 1,135 (paper 1,134)", "auto": "differs", "other": "",
@@ -598,3 +609,98 @@ def test_what_the_release_cannot_decide_is_declared_with_what_it_lacks(key, abse
     data = _data()
     r = decide_one(data, key, {"facts": {"t2_total": 64173}}, "RoNLI")
     assert r.verdict == "not testable here" and absent in r.reason, r.reason
+
+
+def test_hypothesis_only_gap_is_added_and_counts_apart(reg):
+    """§5's hypothesis-only sentence was first declared (e3a646b) after f55bd68 had printed Ro-BERT (spurious) in Table 5:
+    both parts `added`, so a significant drop in both metrics reads supported, exploratory, not a paper's claim."""
+    import numpy as np
+    from nlicompendium.claims import LATE
+    con = next(c for c in reg["conclusions"] if c["key"] == "hypothesis_only_gap")
+    assert all(_fields(p) == ["added"] and "e3a646b" in p["amendments"][0]["reason"] for p in con["parts"])
+    lo, hi = np.array([0.28, 0.29, 0.28, 0.29, 0.28]), np.array([0.31, 0.32, 0.31, 0.32, 0.31])
+    rows, c = _decide_conclusion(reg, "hypothesis_only_gap", {p["key"]: {"a": lo, "b": hi, "facts": STRA}
+                                                              for p in con["parts"]})
+    assert all(r.startswith(LATE) for r in rows.reason), list(rows.reason)
+    assert (c.verdict, c.kind) == ("supported", "exploratory"), c
+
+
+@pytest.mark.parametrize("key, part", [("e2l_no_minority", "e2l_no_minority"),
+                                       ("h2l_holds_minority", "h2l_holds_minority")])
+def test_table3_sentences_are_the_papers_claims_declared_late(reg, key, part):
+    """Table 3's sentences are the paper's own (§3, §4), not controls; declared after Table 3 had printed their
+    evidence, each conclusion is decided by its one late part as it stands: with the plain recipe's minority F1 at 0
+    (its floor), not comparable here, exploratory; the header names both among the late parts."""
+    con = next(c for c in reg["conclusions"] if c["key"] == key)
+    assert not con.get("control") and _fields(con["parts"][0]) == ["added", "needs"]
+    facts = {"h2l_min": 172, "all_min": 172, "a_min": 0, "e2l_min": 0, "e2l_all": 877, "standin": "a stand-in",
+             "plain_minority_f1": 0.0}
+    rows, c = _decide_conclusion(reg, key, {part: {"here": True, "facts": facts}})
+    assert (c.verdict, c.kind) == ("not comparable here", "exploratory"), c
+    head = REG.read_text().split("\nconclusions:")[0]
+    assert all(k in head for k in ("e2l_no_minority (e3a646b)", "h2l_holds_minority (5a16592)", "hypothesis_only_gap"))
+
+
+def test_late_reasons_hold_for_both_ronli_jobs(reg):
+    """curriculum-ronli and -official read one register: no amendment's reason quotes one job's figures as 'here'; a
+    reason with figures from the committed runs of f55bd68 names both jobs, or says the figure is both jobs'."""
+    bad = []
+    for _, p in _parts(reg):
+        for a in p.get("amendments", ()):
+            r = re.sub(r"\s+", " ", a["reason"])
+            if re.search(r"\bhere\b", r): bad.append((p["key"], "here"))
+            if "f55bd68" in r and re.search(r"\b0\.\d{3}\b", r) and "both RoNLI jobs" not in r and not (
+                    "curriculum-ronli-official" in r and re.search(r"curriculum-ronli\b(?!-)", r)):
+                bad.append((p["key"], "one job"))
+    assert bad == [], bad
+    parts = {p["key"]: p for _, p in _parts(reg)}
+    assert "1.3e-29" in parts["h2l_below_e2l"]["amendments"][0]["reason"]  # -official's h2l_worst was against E2L
+    assert "not run under the released code's" in parts["svm_minority_vs_robert"]["amendments"][0]["reason"]
+
+
+def test_cbow_comparisons_name_the_run_that_makes_them_under_the_official_protocol(reg):
+    """curriculum-ronli-official runs no CBOW row (cli.JOBS: baseline_rows=[]) and curriculum-ronli compares the CBOW
+    rows with the paper protocol's systems: the not-run rows name 05_curriculum's baseline_rows parameter under the
+    official protocol, a parameter its parameters cell declares."""
+    from nlicompendium.cli import JOBS
+    assert JOBS["curriculum-ronli-official"][1]["baseline_rows"] == []
+    cells = json.loads((ROOT / "nbs" / "05_curriculum.ipynb").read_text())["cells"]
+    params = next("".join(c["source"]) for c in cells if "parameters" in c.get("metadata", {}).get("tags", []))
+    assert re.search(r"^baseline_rows: .* = None", params, re.M) and re.search(r"^protocol: str = ", params, re.M)
+    protocol_free = ("CBOW", "RoGPT2", "multilingual BERT")  # baselines: the same rows under either protocol
+    cbow = [p for _, p in _parts(reg) if "CBOW" in f"{p.get('a')} {p.get('b')}" and p.get("command")
+            and not all(any(s in p[k] for s in protocol_free) for k in "ab")]
+    assert len(cbow) == 6, [p["key"] for p in cbow]
+    for p in cbow:
+        assert "-p protocol official" in p["command"] and "-p baseline_rows" in p["command"], p["key"]
+        assert "no nlic_reproduce job compares them under it" in p["command"], p["key"]
+
+
+def test_ronli_stand_in_says_one_map_the_stopping_rules_and_the_seeds(reg):
+    """As SciNLI's: one data map (the plain recipe, seed 0), early stopping on dev macro F1 (05's patience 4, at least
+    half the steps, best checkpoint), the official protocol's best dev-loss checkpoint, verdicts over every claim seed."""
+    w = reg["standin"]["ronli"]
+    for s in ("one data map", "first seed (0)", "patience 4", "half its step budget", "best checkpoint",
+              "best dev-loss checkpoint", "every claim seed"):
+        assert s in w, s
+    cells = json.loads((ROOT / "nbs" / "05_curriculum.ipynb").read_text())["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    for s in ("patience: int = 4", "seed=seed_list[0], patience=None", 'metric="loss"', "min_steps=N // 2"):
+        assert s in code, s  # what the words describe, in the study's code
+
+
+def test_not_run_levels_name_no_estimate(reg):
+    """A part whose systems a job may not run (the CBOW rows under -official, the hub rows on cpu) names no figure in
+    its level: decided as not run, it prints neither 'nan' nor '0 seeds'. room_for_research names no decided row as
+    its precedent for 'not testable'."""
+    keys = [p["key"] for _, p in _parts(reg) if p.get("command") and p["test"] in SEEDS_TESTS
+            and not p["key"].startswith("confound")]
+    assert len(keys) == 11, keys
+    nan = float("nan")
+    f = STRA | {"a_mean": nan, "b_mean": 0.311, "n_a": 0, "n_b": 20, "missing": "RoGPT2", "missing_why": "not run",
+                "bow_run": "not run in this job", "e2l_min": 0}
+    for k in keys:
+        r = _decide_one(_as_not_run(reg, {k}), k, {"facts": f})
+        assert r.verdict == "not run here" and "nan" not in r.level and "0 seeds" not in r.level, (k, r.level)
+    p = next(p for _, p in _parts(reg) if p["key"] == "room_for_research")
+    assert "(as no_baseline_above_80_60)" not in p["why"] and "no bound" in p["why"]
