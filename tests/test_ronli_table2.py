@@ -39,18 +39,22 @@ def test_validation_words_follow_the_automatic_label_column(real_data):
 def test_committed_table2_rows_are_decided(root):
     "No Table 2 row is left a 'tie'; a contradicted one names both label columns and the printing conventions tried."
     t = pd.read_csv(root / "tables" / "datasets" / "claims.csv").set_index("key")
-    rows = t[t.index.str.startswith("ronli_table2_") & (t.index != "ronli_table2_train")]
+    rows = t[t.index.str.startswith("ronli_table2_") & (t.index != "ronli_table2_train")
+             & ~t.index.str.endswith("_misprint")]  # the misprint reading, declared late, is its own part
     assert len(rows) == 8 and not rows.verdict.str.contains("tie").any(), rows.verdict.to_dict()
     for key, r in rows[rows.verdict == "contradicted"].iterrows():
         assert all(w in r.reason for w in ("manual label column", "automatic label column", "truncated")), key
 
 
 def test_misprinted_validation_count_is_named(root):
-    """The paper's validation class counts sum to 3,058, not its Overall 3,059, which the release gives: the row reads
-    the release with the paper's one misprinted cell named, and counts apart (declared after it had read contradicted)."""
+    """The paper's validation class counts sum to 3,058, not its Overall 3,059, which the release gives. The part as
+    first declared reads contradicted; the reading of one misprinted cell, declared after that, is a part of its own
+    that names the cell, reads supported and counts apart."""
     paper_counts, release_counts = [74, 72, 1134, 1778], [74, 72, 1135, 1778]  # Table 2; the manual label column
     assert sum(paper_counts) == 3058 and sum(release_counts) == 3059
-    r = pd.read_csv(root / "tables" / "datasets" / "claims.csv").set_index("key").loc["ronli_table2_samples_validation"]
+    t = pd.read_csv(root / "tables" / "datasets" / "claims.csv").set_index("key")
+    first, r = t.loc["ronli_table2_samples_validation"], t.loc["ronli_table2_samples_validation_misprint"]
+    assert (first.verdict, first.kind) == ("contradicted", "paper's claim"), (first.verdict, first.kind)
     assert (r.verdict, r.kind) == ("supported", "exploratory"), (r.verdict, r.kind)
     assert all(w in r.level for w in ("reasoning cell (1,134) read as misprinted", "3,058", "3,059")), r.level
-    assert "amended after its evidence existed" in r.reason, r.reason
+    assert r.reason.startswith("declared after its evidence existed"), r.reason
