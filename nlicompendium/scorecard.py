@@ -146,7 +146,7 @@ def cut(s, # text
     return w.rstrip(",;:") + "\u2026"
 
 def words(s, # text
-          n: int = 12, # at most this many words
+          n: int = 10, # at most this many words
          ) -> str:
     "The first `n` words of `s`, with '\u2026' where it was cut."
     w = str(s).split()
@@ -160,10 +160,10 @@ def _first_clause(reason) -> str:
 
 def note(r: dict, # one conclusion (a row of `conclusions`)
         ) -> str:
-    "At most 12 words on a conclusion (then its number of parts): the estimate, interval and p of its test, or what"
+    "At most 10 words on a conclusion (then its number of parts): the estimate, interval and p of its test, or what"
     " its reason says first."
     late = int(r.get("late") or 0); n = int(r.get("parts", 1)) - late  # parts declared late do not decide it
-    tail = (f"; weakest of {n} part{'s' if n > 1 else ''} declared before ({late} added later, apart)" if late
+    tail = (f"; weakest of {n} part{'s' if n > 1 else ''} declared before, {late} later apart" if late
             else f"; weakest of {n} parts" if n > 1 else "")
     est, p = r.get("estimate (A - B)"), r.get("p")
     if r["verdict"] not in ("not testable here", "not run here", "not comparable here") and pd.notna(est) \
@@ -350,6 +350,10 @@ def committed_claims(root: Path, # project root (reads tables/*/claims.csv)
     return pd.concat(frames, ignore_index=True), stale
 
 # %% ../nbs/02e_scorecard.ipynb #96b10538
+def _kind_cell(c: dict) -> str:
+    "A conclusion's kind of evidence in the scorecard; a dash where its verdict says it (not testable, not run)."
+    return "\u2014" if GROUPS[c["evidence"]] == SHORT.get(c["verdict"], c["verdict"]) else GROUPS[c["evidence"]]
+
 def _rows(con: pd.DataFrame, html: bool, paper_col: bool = False) -> list[str]:
     "A conclusion per row: linked number, the paper's words, section, kind of evidence, verdict, the two sides, note."
     esc = lambda s: str(s).replace("|", "\\|")
@@ -360,9 +364,9 @@ def _rows(con: pd.DataFrame, html: bool, paper_col: bool = False) -> list[str]:
         sec = cut(re.split(r",|;", str(c["where"]))[0], 24)
         cells = ([cut(c["paper"].split(" (")[0], 20)] if paper_col else []) + [
             f'<a href="{c["job"]}/evidence.html#{html_id(label(c))}">{i}</a>' if html else
-            f"[{i}]({c['job']}/evidence.md#{anchor(label(c))})", cut(c["quote"], 60), sec,
-            GROUPS[c["evidence"]], _vtag(c["verdict"], html, SHORT.get(c["verdict"], c["verdict"])),
-            cut(sides(c), 52), note(c)]
+            f"[{i}]({c['job']}/evidence.md#{anchor(label(c))})", cut(c["quote"], 40), sec,
+            _kind_cell(c), _vtag(c["verdict"], html, SHORT.get(c["verdict"], c["verdict"])),
+            cut(sides(c), 36), note(c)]
         out.append("| " + " | ".join(esc(x) for x in cells) + " |")
     return out
 
@@ -550,10 +554,10 @@ def _model_rows(con: pd.DataFrame, name: str) -> list[str]:
             "paper; ours", "note"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for i, c in enumerate(con.to_dict("records"), 1):
-        cells = [f"[{i}]({c['job']}/evidence.md#{anchor(label(c))})", cut(c["quote"], 60),
+        cells = [f"[{i}]({c['job']}/evidence.md#{anchor(label(c))})", cut(c["quote"], 40),
                  cut(re.split(r",|;", str(c["where"]))[0], 24), c["setting here"],
                  SHORT.get(c["verdict"], c["verdict"]),
-                 SHORT.get(c["committed verdict"], c["committed verdict"]), cut(sides(c), 52), note(c)]
+                 SHORT.get(c["committed verdict"], c["committed verdict"]), cut(sides(c), 36), note(c)]
         out.append("| " + " | ".join(esc(x) for x in cells) + " |")
     return out
 
@@ -562,7 +566,7 @@ def _apart_rows(con: pd.DataFrame) -> list[str]:
     out = ["| the paper's words | \u00a7 | kind of evidence | committed verdict |", "|---|---|---|---|"]
     for c in con.to_dict("records"):
         out.append("| " + " | ".join(str(x).replace("|", "\\|") for x in (
-            cut(c["quote"], 60), cut(re.split(r",|;", str(c["where"]))[0], 24), GROUPS[c["evidence"]],
+            cut(c["quote"], 40), cut(re.split(r",|;", str(c["where"]))[0], 24), _kind_cell(c),
             SHORT.get(c["verdict"], c["verdict"]))) + " |")
     return out
 

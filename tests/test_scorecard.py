@@ -39,7 +39,7 @@ def test_counts_are_the_tables_conclusions(root, built):
 
 
 def test_rows_link_to_evidence_and_stay_short(root, built):
-    "Every row links to a heading of a committed tables/<job>/evidence.md; its note has at most 12 words (then its parts)."
+    "Every row links to a heading of a committed tables/<job>/evidence.md; its note has at most 10 words (then its parts)."
     from nlicompendium.scorecard import anchor
     links = re.findall(r"\]\(([\w.-]+)/evidence\.md#([^)]+)\)", built)
     assert links
@@ -52,7 +52,7 @@ def test_rows_link_to_evidence_and_stay_short(root, built):
     rows = [ln for ln in built.splitlines() if re.match(r"^\| (?:[^|]+ \| )?\[\d+\]\(", ln)]
     notes = [ln.rstrip(" |").rsplit(" | ", 1)[1] for ln in rows]
     short = [n.split("; weakest of ")[0] for n in notes]
-    assert all(len(n.split()) <= 12 for n in short), max(short, key=lambda n: len(n.split()))
+    assert all(len(n.split()) <= 10 for n in short), max(short, key=lambda n: len(n.split()))
 
 
 def test_controls_once_and_apart(built):
