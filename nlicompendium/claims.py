@@ -741,7 +741,7 @@ def holm_families(t: pd.DataFrame, # a ledger's rows (`Claims.table`)
     " reads inconclusive. A family is declared (`Claim.family`) or, by default, the parts of one conclusion."
     t = t.copy(); groups = conclusion_groups(t) if len(t) else pd.Series(dtype=object)
     live = [i for i in t.index if t.key[i] in decided and t.kind[i] != "exploratory" and t.verdict[i] not in
-            ("not comparable here", "not testable here", "not run here")]
+            ("not testable here", "not run here")]  # a member gated by a floor still ran: it counts in its family
     fam = {i: decided[t.key[i]][0].family or groups[i] for i in live}
     for f in dict.fromkeys(fam.values()):
         rows = [i for i in live if fam[i] == f and np.isfinite(_decisive_p(*decided[t.key[i]], t.verdict[i]))]
@@ -773,7 +773,7 @@ def holm_before(t: pd.DataFrame, # the ledger's rows after `holm_families` (`Cla
     rows = [i for i in t.index if t.key[i] in before and t.kind[i] == "exploratory"]
     if not rows: return t
     t, groups = t.copy(), conclusion_groups(raw)
-    idle = ("not comparable here", "not testable here", "not run here")
+    idle = ("not testable here", "not run here")  # no test ran; a member gated by a floor ran, and counts
     decl = lambda j: before.get(raw.key[j]) or decided.get(raw.key[j])  # each row's (claim, evidence) as declared
     fam = lambda j: decl(j)[0].family or groups[j] if decl(j) else None
     for i in rows:
@@ -805,7 +805,7 @@ def holm_after(t: pd.DataFrame, # the ledger's rows after `holm_before` (`Claims
     rows = [i for i in t.index if t.key[i] in after and t.key[i] in decided]
     if not rows: return t
     t, groups = t.copy(), conclusion_groups(raw)
-    idle = ("not comparable here", "not testable here", "not run here")
+    idle = ("not testable here", "not run here")  # no test ran; a member gated by a floor ran, and counts
     fam = lambda j: decided[raw.key[j]][0].family or groups[j] if raw.key[j] in decided else None
     for i in rows:
         (c, ev), (v, why, text) = decided[t.key[i]], after[t.key[i]]
