@@ -12,7 +12,7 @@ from . import claims as C
 from .core import Results, atomic_write, project_root
 
 # %% auto #0
-__all__ = ['GROUPS', 'MODEL_RESULTS', 'COLOURS', 'SHORT', 'PROTOCOL_COLUMNS', 'FIGURE', 'APART', 'HEADLINE_MARKS',
+__all__ = ['GROUPS', 'MODEL_RESULTS', 'COLOURS', 'SHORT', 'PROTOCOL_COLUMNS', 'FIGURE', 'APART', 'QUIET', 'HEADLINE_MARKS',
            'evidence_group', 'row_groups', 'conclusions', 'paper_values', 'on_points', 'forest_rows', 'forest_figure',
            'cut', 'words', 'note', 'sides', 'verdict_words', 'summary_table', 'papers', 'headline', 'label', 'html_id',
            'anchor', 'evidence_page', 'cpu_words', 'committed_claims', 'page', 'fill_marks', 'record_page', 'write',
@@ -354,13 +354,13 @@ def _kind_cell(c: dict) -> str:
     "A conclusion's kind of evidence in the scorecard; a dash where its verdict says it (not testable, not run)."
     return "\u2014" if GROUPS[c["evidence"]] == SHORT.get(c["verdict"], c["verdict"]) else GROUPS[c["evidence"]]
 
-def _rows(con: pd.DataFrame, html: bool, paper_col: bool = False) -> list[str]:
+def _rows(con: pd.DataFrame, html: bool, paper_col: bool = False, start: int = 1) -> list[str]:
     "A conclusion per row: linked number, the paper's words, section, kind of evidence, verdict, the two sides, note."
     esc = lambda s: str(s).replace("|", "\\|")
     head = (["paper"] if paper_col else []) + ["#", "the paper's words", "\u00a7", "kind of evidence", "verdict",
                                                "paper; ours", "note"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for i, c in enumerate(con.to_dict("records"), 1):
+    for i, c in enumerate(con.to_dict("records"), start):
         sec = cut(re.split(r",|;", str(c["where"]))[0], 24)
         cells = ([cut(c["paper"].split(" (")[0], 20)] if paper_col else []) + [
             f'<a href="{c["job"]}/evidence.html#{html_id(label(c))}">{i}</a>' if html else
@@ -368,6 +368,23 @@ def _rows(con: pd.DataFrame, html: bool, paper_col: bool = False) -> list[str]:
             _kind_cell(c), _vtag(c["verdict"], html, SHORT.get(c["verdict"], c["verdict"])),
             cut(sides(c), 36), note(c)]
         out.append("| " + " | ".join(esc(x) for x in cells) + " |")
+    return out
+
+QUIET = ("not run here", "not testable here")  # verdicts listed briefly: the evidence page holds what each needs
+
+def _brief(con: pd.DataFrame, html: bool, start: int = 1) -> list[str]:
+    "The conclusions that did not run, a line each under its verdict: linked number, section, the paper's words."
+    out = []
+    for v in QUIET:
+        g = con[con.verdict == v]
+        if g.empty: continue
+        out.append(f"{_vtag(v, html, v.capitalize())}, {len(g)} (what each needs is on its evidence page):\n")
+        for i, c in zip(range(start, start + len(g)), g.to_dict("records")):
+            link = (f'<a href="{c["job"]}/evidence.html#{html_id(label(c))}">{i}</a>' if html else
+                    f"[{i}]({c['job']}/evidence.md#{anchor(label(c))})")
+            sec = cut(re.split(r",|;", str(c["where"]))[0], 24)
+            out.append(f"- {link} {sec}: \u201c{cut(c['quote'], 56)}\u201d")
+        out.append(""); start += len(g)
     return out
 
 # %% ../nbs/02e_scorecard.ipynb #c53a8d32
@@ -397,10 +414,11 @@ def page(root: str | Path | None = None, # project root (reads tables/*/claims.c
     if figure: parts.append(f"![A forest plot per paper: each model-result comparison, the paper's difference and "
                             f"ours with its 95% interval, coloured by verdict]({figure})\n")
     for paper, g in pap.groupby("paper", sort=False):
-        prov = g.drop_duplicates("job")
+        prov, ran = g.drop_duplicates("job"), g[~g.verdict.isin(QUIET)]
         parts += [f"## {paper}\n", f"{len(g)} conclusions: {verdict_words(g.verdict, html)}. From "
                   + ", ".join(f"`{r.job}` ({r.profile} profile, commit {r.commit})" for r in prov.itertuples())
-                  + ".\n", "\n".join(_rows(g, html)) + "\n"]
+                  + ".\n", ("\n".join(_rows(ran, html)) + "\n") if len(ran) else "",
+                  "\n".join(_brief(g[g.verdict.isin(QUIET)], html, len(ran) + 1))]
     for k, (title, lead) in APART.items():
         n = con[con.kind == k]
         if len(n): parts += [f"## {title}\n", lead + "\n", "\n".join(_rows(n, html, paper_col=True)) + "\n"]
