@@ -19,9 +19,9 @@ __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'VERIFY_DRIFT', 'SEED_TESTS', 'E
            'EVIDENCE_FILES', 'verify_tolerance', 'verdict', 'Evidence', 'aso_eps', 'sign_settled', 'over_seeds',
            'one_seed_out', 'boot_p', 'boot_tost_p', 'seed_example_bootstrap', 'loo_bootstrap', 'pooled_mcnemar',
            'over_examples', 'Claim', 'quote_in_paper', 'tost_seeds', 'seeds_for_power', 'min_attainable_p',
-           'evidence_kind', 'conclusion_groups', 'holm', 'holm_families', 'holm_before', 'holm_after', 'Claims',
-           'uniform_chance', 'by_conclusion', 'verdict_counts', 'upgrade_claims', 'count_table', 'verdict_figure',
-           'load_evidence', 'write_evidence', 'replay', 'recheck', 'recheck_caption', 'write_claims']
+           'evidence_kind', 'conclusion_groups', 'holm', 'holm_families', 'holm_before', 'holm_after', 'restated',
+           'Claims', 'uniform_chance', 'by_conclusion', 'verdict_counts', 'upgrade_claims', 'count_table',
+           'verdict_figure', 'load_evidence', 'write_evidence', 'replay', 'recheck', 'recheck_caption', 'write_claims']
 
 # %% ../nbs/02b_claims.ipynb #4347f4f6
 ALPHA = 0.05  # the significance level of every verdict
@@ -827,6 +827,36 @@ def holm_after(t: pd.DataFrame, # the ledger's rows after `holm_before` (`Claims
     return t
 
 
+# %% ../nbs/02b_claims.ipynb #restat01
+def restated(t: pd.DataFrame, # the ledger's rows after `holm_after` (`Claims.table`)
+             raw: pd.DataFrame, # the same rows as decided, before any correction
+             decided: dict, # key -> (claim, evidence), as amended
+             before: dict, # key -> (claim, evidence) of an amended row's declaration before (`_amended`)
+            ) -> pd.DataFrame:
+    "A row amended only to name, after its evidence, the family the rule gave it (none declared before: the parts of"
+    " its conclusion, as many tests, none of them declared late) counts with the paper's claims: the same correction."
+    default = lambda a: a["field"] in ("family", "family_size") and a["before"] in ("", 0, None)
+    late = lambda k: any(a["field"] == "added" for a in decided[k][0].amendments) if k in decided else False
+    rows = [i for i in t.index if t.key[i] in before and t.kind[i] == "exploratory"
+            and all(default(a) for a in decided[t.key[i]][0].amendments)]
+    if not rows: return t
+    t, groups, idle = t.copy(), conclusion_groups(raw), ("not testable here", "not run here")
+    was, now = (lambda k: before.get(k) or decided.get(k)), decided.get
+    def members(i, decl):  # the keys of i's family under `decl`: declared, or by default its conclusion's parts
+        f = lambda j: (decl(raw.key[j])[0].family or groups[j]) if decl(raw.key[j]) else None
+        return {raw.key[j] for j in raw.index if f(j) == f(i) and raw.verdict[j] not in idle}
+    for i in rows:
+        k = t.key[i]; m0, m1 = members(i, was), members(i, now)
+        n = len(m1) + len(_others([decided[x][1] for x in m1]))
+        size0, size1 = max(n, before[k][0].family_size), max(n, decided[k][0].family_size)
+        if m0 != m1 or size0 != size1 or any(late(x) for x in m1): continue
+        t.at[i, "kind"] = KINDS[decided[k][0].control]
+        t.at[i, "reason"] = str(t.reason[i]).replace(
+            "; counted apart, as exploratory", f"; the family it names is the one the rule gave it before ({size1} "
+            "tests, the same members): the same correction, so it counts with the paper's claims", 1)
+    return t
+
+
 # %% ../nbs/02b_claims.ipynb #e2ecec0d
 class Claims:
     "A study's ledger of claims, each decided by its declared test; `table()` has the columns `CLAIM_COLUMNS`."
@@ -877,7 +907,8 @@ class Claims:
         "The ledger, one row per claim, each p-value corrected within its family (`holm_families`)."
         raw = pd.DataFrame(self.rows, columns=CLAIM_COLUMNS)
         t = holm_before(holm_families(raw, self.decided), raw, self.decided, getattr(self, "before", {}))
-        return holm_after(t, raw, self.decided, getattr(self, "after", {}))
+        t = holm_after(t, raw, self.decided, getattr(self, "after", {}))
+        return restated(t, raw, self.decided, getattr(self, "before", {}))
 
 # %% ../nbs/02b_claims.ipynb #ba8ff902
 def _frozen(v):
