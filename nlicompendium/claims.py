@@ -15,8 +15,8 @@ from .stats import StatResult, mann_whitney, paired_t, mcnemar, cochrans_q, conf
 
 # %% auto #0
 __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'VERIFY_DRIFT', 'SEED_TESTS', 'EXAMPLE_TESTS', 'UNITS', 'NOT_QUOTED',
-           'NOT_DECLARED', 'SETTINGS', 'EVIDENCE', 'KINDS', 'CLAIM_COLUMNS', 'NOT_RUN', 'CONCLUSION_ORDER', 'LATE',
-           'EVIDENCE_FILES', 'verify_tolerance', 'verdict', 'Evidence', 'aso_eps', 'sign_settled', 'over_seeds',
+           'NOT_DECLARED', 'SETTINGS', 'EVIDENCE', 'KINDS', 'CLAIM_COLUMNS', 'NOT_RUN', 'KEPT', 'CONCLUSION_ORDER',
+           'LATE', 'EVIDENCE_FILES', 'verify_tolerance', 'verdict', 'Evidence', 'aso_eps', 'sign_settled', 'over_seeds',
            'one_seed_out', 'boot_p', 'boot_tost_p', 'seed_example_bootstrap', 'loo_bootstrap', 'pooled_mcnemar',
            'over_examples', 'Claim', 'quote_in_paper', 'tost_seeds', 'seeds_for_power', 'min_attainable_p',
            'evidence_kind', 'conclusion_groups', 'holm', 'holm_families', 'holm_before', 'holm_after', 'restated',
@@ -791,6 +791,7 @@ def holm_before(t: pd.DataFrame, # the ledger's rows after `holm_families` (`Cla
         if t.verdict[i] in ("supported", "contradicted") and (pa >= alpha or out):
             t.at[i, "verdict"] = _not_significant(c0, ev0)
             note += f" >= {alpha}: not significant in its family" if pa >= alpha else f"; {out}"
+            t.at[i, "reason"] = str(t.reason[i]).replace(KEPT, KEPT + "before its family's correction: ", 1)
         t.at[i, "reason"] = "; ".join(x for x in (t.reason[i], note) if isinstance(x, str) and x)
     return t
 
@@ -934,6 +935,7 @@ def _records(fn):
         return out
     return run
 
+KEPT = "the verdict of the declaration before is kept ("  # its own reason follows (`holm_before` qualifies it)
 _OWN_VERDICT = ("added", "test", "unit")  # amendments a call cannot decide again: no declaration before, or one of
                                          # another test and unit of evidence; the row keeps its own verdict
 # an `expect` of 'holds' (a data statement's) before a test over examples or seeds: no such test decides it again
@@ -975,8 +977,8 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
     if old["verdict"] in ("not run here", "not testable here"):  # the declaration before did not run: nor does the row
         row.update(evidence=old["evidence"], **{"computed by": old["computed by"]})
     row.update(kind="exploratory", verdict=old["verdict"], reason=(
-        f"amended after its evidence existed: {what}; the verdict of the declaration before is kept"
-        + (f" ({old['reason']})" if old["reason"] else "") + f"; under the amendment: {after_txt}"
+        f"amended after its evidence existed: {what}; "
+        + (f"{KEPT}{old['reason']})" if old["reason"] else KEPT[:-2]) + f"; under the amendment: {after_txt}"
         + "; counted apart, as exploratory"))
     return row
 
