@@ -387,9 +387,28 @@ def _searched(part: dict, comps: list, d: dict) -> list:
     if sign is not None and k in (1, n) and n > 1 and (np.sign(d["estimate"]) == sign) == (k == n): return []
     return [x["raw p"] for x in comps if x is not d]
 
+def _kept_data(led: Claims, c: Claim, part: dict, s: dict, am: dict, where: str) -> dict:
+    "A part made untestable after its evidence existed, whose declaration before was a data test the study's figures"
+    " still decide: the row keeps that verdict, shows the amended one beside it, and counts apart (as `claims._amended`)."
+    from dataclasses import replace
+    from nlicompendium.claims import KEPT
+    facts = s.get("facts", {})
+    row = led.data(replace(c, amendments=(), evidence="data"), s["here"], part["value"], float(part.get("tolerance", 0.0)),
+                   statistic=fill(s.get("note"), facts, where), decimals=part.get("decimals"),
+                   definitions=s.get("definitions"))  # the declaration before, as it was decided
+    what = f"test {am['before']!r} -> {am.get('after') or part['test']!r} on {am['date']} ({am['reason']})"
+    row.update(kind="exploratory", reason=f"amended after its evidence existed: {what}; {KEPT}{row['reason']}); "
+               f"under the amendment: not testable here ({fill(part['why'], facts, where)}); counted apart, as exploratory")
+    led.rows[-1] = row
+    return row
+
 def _decide_part(led: Claims, c: Claim, part: dict, s: dict, fam, where: str) -> dict:
     "One part's ledger call from its scores (`fam`: its Holm-adjusted comparisons, for the tests computed here)."
     t, facts = part["test"], s.get("facts", {})
+    ams = part.get("amendments") or ()
+    tb = [a for a in ams if a["field"] == "test" and a["before"] in ("exact", "within")]
+    if t == "none" and tb and "here" in s and not any(a["field"] == "added" for a in ams):
+        return _kept_data(led, c, part, s, tb[0], where)  # untestable now; decided before on figures still here
     if t == "none" and c.evidence == "not run":
         return led.not_run(c, fill(part["why"], facts, where), fill(part["command"], facts, where))
     if t == "none": return led.untestable(c, fill(part["why"], facts, where))
