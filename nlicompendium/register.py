@@ -387,49 +387,22 @@ def _searched(part: dict, comps: list, d: dict) -> list:
     if sign is not None and k in (1, n) and n > 1 and (np.sign(d["estimate"]) == sign) == (k == n): return []
     return [x["raw p"] for x in comps if x is not d]
 
-def _kept_data(led: Claims, c: Claim, part: dict, s: dict, am: dict, where: str) -> dict:
+def _kept_data(led: Claims, c: Claim, part: dict, s: dict, where: str) -> dict:
     "A part made untestable after its evidence existed, whose declaration before was a data test the study's figures"
-    " still decide: the row keeps that verdict, shows the amended one beside it, and counts apart (as `claims._amended`)."
+    " still decide: that test is called, and the ledger keeps its verdict beside the amendment (`claims._amended`)."
     from dataclasses import replace
-    from nlicompendium.claims import KEPT
-    facts = s.get("facts", {})
-    row = led.data(replace(c, amendments=(), evidence="data"), s["here"], part["value"], float(part.get("tolerance", 0.0)),
-                   statistic=fill(s.get("note"), facts, where), decimals=part.get("decimals"),
-                   definitions=s.get("definitions"))  # the declaration before, as it was decided
-    what = f"test {am['before']!r} -> {am.get('after') or part['test']!r} on {am['date']} ({am['reason']})"
-    row.update(kind="exploratory", reason=f"amended after its evidence existed: {what}; {KEPT}{row['reason']}); "
-               f"under the amendment: not testable here ({fill(part['why'], facts, where)}); counted apart, as exploratory")
-    led.rows[-1] = row
-    return row
-
-def _kept_untestable(led: Claims, c: Claim, part: dict, s: dict, fam, am: dict, where: str) -> dict:
-    "A part first declared not testable and given a test after its evidence existed: the row keeps 'not testable"
-    " here' (the part's `why`), shows the test's verdict beside it, and counts apart (as `claims._amended`)."
-    from dataclasses import replace
-    from nlicompendium.claims import KEPT
-    rest = [a for a in part.get("amendments") or () if a is not am]
-    r = _decide_part(led, replace(c, amendments=tuple(a for a in c.amendments if a["field"] != "test" or
-                                                      a["before"] != "none")), {**part, "amendments": rest}, s, fam, where)
-    r = led.rows[-1]; v, why = r["verdict"], r["reason"]; now = v + (f" ({why})" if why else "")
-    what = f"test 'none' -> {am.get('after') or part['test']!r} on {am['date']} ({am['reason']})"
-    r.update(verdict="not testable here", evidence=EVIDENCE["not testable"], kind="exploratory", **{"computed by": ""},
-             reason=f"amended after its evidence existed: {what}; {KEPT}{fill(part.get('why'), s.get('facts', {}), where)}"
-                    f"); under the amendment: {now}; counted apart, as exploratory")
-    vars(led).setdefault("after", {})[c.key] = (v, why, now)  # the amended test corrected in its family: `holm_after`
-    vars(led).get("before", {}).pop(c.key, None)
-    return r
+    return led.data(replace(c, evidence="data"), s["here"], part["value"], float(part.get("tolerance", 0.0)),
+                    statistic=fill(s.get("note"), s.get("facts", {}), where), decimals=part.get("decimals"),
+                    definitions=s.get("definitions"))
 
 def _decide_part(led: Claims, c: Claim, part: dict, s: dict, fam, where: str) -> dict:
     "One part's ledger call from its scores (`fam`: its Holm-adjusted comparisons, for the tests computed here)."
     t, facts = part["test"], s.get("facts", {})
     ams = part.get("amendments") or ()
     late = any(a["field"] == "added" for a in ams)
-    tn = [a for a in ams if a["field"] == "test" and a["before"] == "none"]
-    if t != "none" and tn and not late and s and not set(s) & {"not_run", "untestable"}:
-        return _kept_untestable(led, c, part, s, fam, tn[0], where)  # first declared not testable: kept
     tb = [a for a in ams if a["field"] == "test" and a["before"] in ("exact", "within")]
     if t == "none" and tb and "here" in s and not late:
-        return _kept_data(led, c, part, s, tb[0], where)  # untestable now; decided before on figures still here
+        return _kept_data(led, c, part, s, where)  # untestable now; decided before on figures still here
     if t == "none" and c.evidence == "not run":
         return led.not_run(c, fill(part["why"], facts, where), fill(part["command"], facts, where))
     if t == "none": return led.untestable(c, fill(part["why"], facts, where))
