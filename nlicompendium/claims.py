@@ -963,12 +963,13 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
     after = lambda a: a["after"] if a.get("after") is not None else now.get(a["field"])  # as recorded, else as now
     what = "; ".join(f"{a.get('what', a['field'])} {a['before']!r} -> {after(a)!r} on {a['date']} ({a['reason']})"
                      for a in c.amendments if a["field"] != "added")
-    tn = next((a for a in c.amendments if a["field"] == "test" and not late and "none" in (a["before"], a.get("after"))),
-              None)  # not testable before (this call is the test given after) or after (this call, the one before)
+    tn = next((a for a in c.amendments if a["field"] == "test" and not late
+               and "none" in (a["before"], a.get("after"))), None)  # not testable before (this call: the test given
+    # after) or after (this call: the test before)
     if tn is not None and tn["before"] == "none":  # declared not testable first: no verdict to keep; the test decides
-        row.update(kind="exploratory", reason=f"amended after its evidence existed: {what}; declared not testable before, "
-                   "so no verdict is kept: the test given after decides" + (f"; {row['reason']}" if row["reason"] else "")
-                   + "; counted apart, as exploratory")
+        own = f"; {row['reason']}" if row["reason"] else ""
+        row.update(kind="exploratory", reason=f"amended after its evidence existed: {what}; declared not testable "
+                   f"before, so no verdict is kept: the test given after decides{own}; counted apart, as exploratory")
         return row
     if tn is not None:  # this call decides the declaration before; it was made not testable after
         kept = f"{KEPT}{row['reason']})" if row["reason"] else KEPT[:-2]
