@@ -651,11 +651,11 @@ def run_cells(nb: Path) -> pd.DataFrame:
     return pd.DataFrame(rows).sort_values("seconds", ascending=False, kind="stable")
 
 
-def cold_table(table: pd.DataFrame, seconds: float, how: str) -> pd.DataFrame:
-    "`make main` from empty caches beside its fresh-cache floor at this machine's rate, one row."
+def cold_table(table: pd.DataFrame, seconds: float, how: str, threads: int = 2) -> pd.DataFrame:
+    "`make main` from empty caches beside its fresh-cache floor at this machine's rate and `threads`, one row."
     f = float(table.set_index("job").loc[MAIN_JOB, "floor s, fresh caches"])
     return pd.DataFrame([{"job": MAIN_JOB, "machine": this_machine().rsplit(",", 1)[0], "cold cache s": round(seconds),
-                          "how": how, "floor s, fresh caches (this machine's rate, 2 threads)": round(f, 1),
+                          "how": how, f"floor s, fresh caches (this machine's rate, {threads} threads)": round(f, 1),
                           "x floor": round(seconds / f, 2)}])
 
 
@@ -701,9 +701,11 @@ def print_floors(root: Path, jobs: pd.DataFrame, gemm_gflops: float | None, here
                                for j, x in zip(table.job, table["x floor"])]
     cols = ["job", "measured s (machine)", "how it ran", "floor s (rate)", "x floor", "lever (> 1.5x)"]
     print(table[cols].to_markdown(index=False))
-    if cold is not None:
+    if cold is not None:  # its floor at the threads make main runs with here, not the committed run's (`run_threads`)
+        t_cold = torch.get_num_threads()
+        at_cold = floor_table(root, jobs, (lambda _t: rates(t_cold)) if callable(rates) else rates, fl)[0]
         print("\n### `make main` from an empty cache, on this machine\n\n"
-              + cold_table(table, *cold[:2]).to_markdown(index=False))
+              + cold_table(at_cold, *cold[:2], threads=t_cold).to_markdown(index=False))
         if len(cold) > 2:
             print("\nIts costliest cells (papermill's seconds):\n\n" + cold[2].head(6).to_markdown(index=False))
     print("\nWith the cached parts computed too (fresh caches), the floors would be: "
