@@ -15,13 +15,14 @@ from .stats import StatResult, mann_whitney, paired_t, mcnemar, cochrans_q, conf
 
 # %% auto #0
 __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'VERIFY_DRIFT', 'SEED_TESTS', 'EXAMPLE_TESTS', 'UNITS', 'NOT_QUOTED',
-           'NOT_DECLARED', 'SETTINGS', 'EVIDENCE', 'KINDS', 'CLAIM_COLUMNS', 'NOT_RUN', 'KEPT', 'CONCLUSION_ORDER',
-           'LATE', 'EVIDENCE_FILES', 'verify_tolerance', 'verdict', 'Evidence', 'aso_eps', 'sign_settled', 'over_seeds',
-           'one_seed_out', 'boot_p', 'boot_tost_p', 'seed_example_bootstrap', 'loo_bootstrap', 'pooled_mcnemar',
-           'over_examples', 'Claim', 'quote_in_paper', 'tost_seeds', 'seeds_for_power', 'min_attainable_p',
-           'evidence_kind', 'conclusion_groups', 'holm', 'holm_families', 'holm_before', 'holm_after', 'restated',
-           'Claims', 'uniform_chance', 'by_conclusion', 'verdict_counts', 'upgrade_claims', 'count_table',
-           'verdict_figure', 'load_evidence', 'write_evidence', 'replay', 'recheck', 'recheck_caption', 'write_claims']
+           'NOT_DECLARED', 'SETTINGS', 'EVIDENCE', 'KINDS', 'CLAIM_COLUMNS', 'NOT_RUN', 'IDLE', 'KEPT',
+           'CONCLUSION_ORDER', 'LATE', 'EVIDENCE_FILES', 'verify_tolerance', 'verdict', 'Evidence', 'aso_eps',
+           'sign_settled', 'over_seeds', 'one_seed_out', 'boot_p', 'boot_tost_p', 'seed_example_bootstrap',
+           'loo_bootstrap', 'pooled_mcnemar', 'over_examples', 'Claim', 'quote_in_paper', 'tost_seeds',
+           'seeds_for_power', 'min_attainable_p', 'evidence_kind', 'conclusion_groups', 'holm', 'holm_families',
+           'holm_before', 'holm_after', 'declared_late', 'restated', 'Claims', 'uniform_chance', 'by_conclusion',
+           'verdict_counts', 'upgrade_claims', 'count_table', 'verdict_figure', 'load_evidence', 'write_evidence',
+           'replay', 'recheck', 'recheck_caption', 'write_claims']
 
 # %% ../nbs/02b_claims.ipynb #4347f4f6
 ALPHA = 0.05  # the significance level of every verdict
@@ -733,6 +734,8 @@ def _one_out_holm(ps: list, # a family's p-values, as `holm` takes them
                                 f"{alpha}: one seed decides it in its family")
     return ""
 
+IDLE = ("not testable here", "not run here")  # verdicts of a row no test decided: not in any family
+
 def holm_families(t: pd.DataFrame, # a ledger's rows (`Claims.table`)
                   decided: dict, # key -> (claim, evidence), as `Claims` recorded them
                   alpha: float = ALPHA,
@@ -741,7 +744,7 @@ def holm_families(t: pd.DataFrame, # a ledger's rows (`Claims.table`)
     " reads inconclusive. A family is declared (`Claim.family`) or, by default, the parts of one conclusion."
     t = t.copy(); groups = conclusion_groups(t) if len(t) else pd.Series(dtype=object)
     live = [i for i in t.index if t.key[i] in decided and t.kind[i] != "exploratory" and t.verdict[i] not in
-            ("not testable here", "not run here")]  # a member gated by a floor still ran: it counts in its family
+            IDLE]  # a member gated by a floor still ran: it counts in its family
     fam = {i: decided[t.key[i]][0].family or groups[i] for i in live}
     for f in dict.fromkeys(fam.values()):
         rows = [i for i in live if fam[i] == f and np.isfinite(_decisive_p(*decided[t.key[i]], t.verdict[i]))]
@@ -773,7 +776,7 @@ def holm_before(t: pd.DataFrame, # the ledger's rows after `holm_families` (`Cla
     rows = [i for i in t.index if t.key[i] in before and t.kind[i] == "exploratory"]
     if not rows: return t
     t, groups = t.copy(), conclusion_groups(raw)
-    idle = ("not testable here", "not run here")  # no test ran; a member gated by a floor ran, and counts
+    idle = IDLE  # no test ran; a member gated by a floor ran, and counts
     decl = lambda j: before.get(raw.key[j]) or decided.get(raw.key[j])  # each row's (claim, evidence) as declared
     fam = lambda j: decl(j)[0].family or groups[j] if decl(j) else None
     for i in rows:
@@ -806,7 +809,7 @@ def holm_after(t: pd.DataFrame, # the ledger's rows after `holm_before` (`Claims
     rows = [i for i in t.index if t.key[i] in after and t.key[i] in decided]
     if not rows: return t
     t, groups = t.copy(), conclusion_groups(raw)
-    idle = ("not testable here", "not run here")  # no test ran; a member gated by a floor ran, and counts
+    idle = IDLE  # no test ran; a member gated by a floor ran, and counts
     fam = lambda j: decided[raw.key[j]][0].family or groups[j] if raw.key[j] in decided else None
     for i in rows:
         (c, ev), (v, why, text) = decided[t.key[i]], after[t.key[i]]
@@ -829,6 +832,10 @@ def holm_after(t: pd.DataFrame, # the ledger's rows after `holm_before` (`Claims
 
 
 # %% ../nbs/02b_claims.ipynb #restat01
+def declared_late(amendments) -> bool:
+    "Whether a part was declared after its evidence existed (an 'added' amendment): it has no declaration before."
+    return any(a["field"] == "added" for a in amendments or ())
+
 def restated(t: pd.DataFrame, # the ledger's rows after `holm_after` (`Claims.table`)
              raw: pd.DataFrame, # the same rows as decided, before any correction
              decided: dict, # key -> (claim, evidence), as amended
@@ -837,11 +844,11 @@ def restated(t: pd.DataFrame, # the ledger's rows after `holm_after` (`Claims.ta
     "A row amended only to name, after its evidence, the family the rule gave it (none declared before: the parts of"
     " its conclusion, as many tests, none of them declared late) counts with the paper's claims: the same correction."
     default = lambda a: a["field"] in ("family", "family_size") and a["before"] in ("", 0, None)
-    late = lambda k: any(a["field"] == "added" for a in decided[k][0].amendments) if k in decided else False
+    late = lambda k: k in decided and declared_late(decided[k][0].amendments)
     rows = [i for i in t.index if t.key[i] in before and t.kind[i] == "exploratory"
             and all(default(a) for a in decided[t.key[i]][0].amendments)]
     if not rows: return t
-    t, groups, idle = t.copy(), conclusion_groups(raw), ("not testable here", "not run here")
+    t, groups, idle = t.copy(), conclusion_groups(raw), IDLE
     was, now = (lambda k: before.get(k) or decided.get(k)), decided.get
     def members(i, decl):  # the keys of i's family under `decl`: declared, or by default its conclusion's parts
         f = lambda j: (decl(raw.key[j])[0].family or groups[j]) if decl(raw.key[j]) else None
@@ -936,6 +943,7 @@ def _records(fn):
     return run
 
 KEPT = "the verdict of the declaration before is kept ("  # its own reason follows (`holm_before` qualifies it)
+_kept = lambda reason: f"{KEPT}{reason})" if reason else KEPT[:-2]  # the words of a kept verdict, with its reason
 _OWN_VERDICT = ("added", "test", "unit")  # amendments a call cannot decide again: no declaration before, or one of
                                          # another test and unit of evidence; the row keeps its own verdict
 # an `expect` of 'holds' (a data statement's) before a test over examples or seeds: no such test decides it again
@@ -948,7 +956,7 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
     "An amended claim's row: the verdict of the declaration before (decided again), the amendment shown, exploratory."
     from dataclasses import fields, replace
     names, args = {f.name for f in fields(Claim)}, dict(list(bound.arguments.items())[1:])
-    c = args["c"]; late = any(a["field"] == "added" for a in c.amendments)  # declared late: no declaration before,
+    c = args["c"]; late = declared_late(c.amendments)  # declared late: no declaration before,
     before = {} if late else {a["field"]: a["before"] for a in c.amendments  # whatever was amended after it
                               if a["field"] not in _OWN_VERDICT and not _data_expect(a, c)}
     now = {k: getattr(c, k) if k in names else args.get(k) for k in {a["field"] for a in c.amendments}}
@@ -972,8 +980,7 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
                    f"before, so no verdict is kept: the test given after decides{own}; counted apart, as exploratory")
         return row
     if tn is not None:  # this call decides the declaration before; it was made not testable after
-        kept = f"{KEPT}{row['reason']})" if row["reason"] else KEPT[:-2]
-        row.update(kind="exploratory", reason=f"amended after its evidence existed: {what}; {kept}; "
+        row.update(kind="exploratory", reason=f"amended after its evidence existed: {what}; {_kept(row['reason'])}; "
                    "under the amendment: not testable here; counted apart, as exploratory")
         vars(led)["after"].pop(c.key, None)
         return row
@@ -992,7 +999,7 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
         row.update(evidence=old["evidence"], **{"computed by": old["computed by"]})
     row.update(kind="exploratory", verdict=old["verdict"], reason=(
         f"amended after its evidence existed: {what}; "
-        + (f"{KEPT}{old['reason']})" if old["reason"] else KEPT[:-2]) + f"; under the amendment: {after_txt}"
+        + _kept(old["reason"]) + f"; under the amendment: {after_txt}"
         + "; counted apart, as exploratory"))
     return row
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
-from .claims import EVIDENCE, EXPECTATIONS, Claim, Claims, boot_p, quote_in_paper
+from .claims import EVIDENCE, EXPECTATIONS, Claim, Claims, boot_p, declared_late, quote_in_paper
 
 # %% auto #0
 __all__ = ['TESTS', 'SEEDS_EXAMPLES', 'FAMILY_TESTS', 'MODES', 'CONCLUSION_FIELDS', 'PART_FIELDS', 'AMENDMENT_FIELDS',
@@ -399,7 +399,7 @@ def _decide_part(led: Claims, c: Claim, part: dict, s: dict, fam, where: str) ->
     "One part's ledger call from its scores (`fam`: its Holm-adjusted comparisons, for the tests computed here)."
     t, facts = part["test"], s.get("facts", {})
     ams = part.get("amendments") or ()
-    late = any(a["field"] == "added" for a in ams)
+    late = declared_late(ams)
     tb = [a for a in ams if a["field"] == "test" and a["before"] in ("exact", "within")]
     if t == "none" and tb and "here" in s and not late:
         return _kept_data(led, c, part, s, where)  # untestable now; decided before on figures still here

@@ -354,6 +354,13 @@ def _kind_cell(c: dict) -> str:
     "A conclusion's kind of evidence in the scorecard; a dash where its verdict says it (not testable, not run)."
     return "\u2014" if GROUPS[c["evidence"]] == SHORT.get(c["verdict"], c["verdict"]) else GROUPS[c["evidence"]]
 
+def _link(c: dict, i: int, html: bool) -> str:
+    "A conclusion's number linked to its heading on its job's evidence page (the docs site's ids, or GitHub's)."
+    return (f'<a href="{c["job"]}/evidence.html#{html_id(label(c))}">{i}</a>' if html else
+            f"[{i}]({c['job']}/evidence.md#{anchor(label(c))})")
+
+_section = lambda c: cut(re.split(r",|;", str(c["where"]))[0], 24)  # a conclusion's first section, short
+
 def _rows(con: pd.DataFrame, html: bool, paper_col: bool = False, start: int = 1) -> list[str]:
     "A conclusion per row: linked number, the paper's words, section, kind of evidence, verdict, the two sides, note."
     esc = lambda s: str(s).replace("|", "\\|")
@@ -361,16 +368,14 @@ def _rows(con: pd.DataFrame, html: bool, paper_col: bool = False, start: int = 1
                                                "paper; ours", "note"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for i, c in enumerate(con.to_dict("records"), start):
-        sec = cut(re.split(r",|;", str(c["where"]))[0], 24)
         cells = ([cut(c["paper"].split(" (")[0], 20)] if paper_col else []) + [
-            f'<a href="{c["job"]}/evidence.html#{html_id(label(c))}">{i}</a>' if html else
-            f"[{i}]({c['job']}/evidence.md#{anchor(label(c))})", cut(c["quote"], 40), sec,
+            _link(c, i, html), cut(c["quote"], 40), _section(c),
             _kind_cell(c), _vtag(c["verdict"], html, SHORT.get(c["verdict"], c["verdict"])),
             cut(sides(c), 36), note(c)]
         out.append("| " + " | ".join(esc(x) for x in cells) + " |")
     return out
 
-QUIET = ("not run here", "not testable here")  # verdicts listed briefly: the evidence page holds what each needs
+QUIET = C.IDLE[::-1]  # not run, not testable: listed briefly; the evidence page holds what each needs
 
 def _brief(con: pd.DataFrame, html: bool, start: int = 1) -> list[str]:
     "The conclusions that did not run, a line each under its verdict: linked number, section, the paper's words."
@@ -380,10 +385,7 @@ def _brief(con: pd.DataFrame, html: bool, start: int = 1) -> list[str]:
         if g.empty: continue
         out.append(f"{_vtag(v, html, v.capitalize())}, {len(g)} (what each needs is on its evidence page):\n")
         for i, c in zip(range(start, start + len(g)), g.to_dict("records")):
-            link = (f'<a href="{c["job"]}/evidence.html#{html_id(label(c))}">{i}</a>' if html else
-                    f"[{i}]({c['job']}/evidence.md#{anchor(label(c))})")
-            sec = cut(re.split(r",|;", str(c["where"]))[0], 24)
-            out.append(f"- {link} {sec}: \u201c{cut(c['quote'], 56)}\u201d")
+            out.append(f"- {_link(c, i, html)} {_section(c)}: \u201c{cut(c['quote'], 56)}\u201d")
         out.append(""); start += len(g)
     return out
 
@@ -572,8 +574,7 @@ def _model_rows(con: pd.DataFrame, name: str) -> list[str]:
             "paper; ours", "note"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for i, c in enumerate(con.to_dict("records"), 1):
-        cells = [f"[{i}]({c['job']}/evidence.md#{anchor(label(c))})", cut(c["quote"], 40),
-                 cut(re.split(r",|;", str(c["where"]))[0], 24), c["setting here"],
+        cells = [_link(c, i, False), cut(c["quote"], 40), _section(c), c["setting here"],
                  SHORT.get(c["verdict"], c["verdict"]),
                  SHORT.get(c["committed verdict"], c["committed verdict"]), cut(sides(c), 36), note(c)]
         out.append("| " + " | ".join(esc(x) for x in cells) + " |")
@@ -584,7 +585,7 @@ def _apart_rows(con: pd.DataFrame) -> list[str]:
     out = ["| the paper's words | \u00a7 | kind of evidence | committed verdict |", "|---|---|---|---|"]
     for c in con.to_dict("records"):
         out.append("| " + " | ".join(str(x).replace("|", "\\|") for x in (
-            cut(c["quote"], 40), cut(re.split(r",|;", str(c["where"]))[0], 24), _kind_cell(c),
+            cut(c["quote"], 40), _section(c), _kind_cell(c),
             SHORT.get(c["verdict"], c["verdict"]))) + " |")
     return out
 
