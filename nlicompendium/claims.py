@@ -183,14 +183,16 @@ def _seed_test(a, b, test, r=None):  # r: the Welch test of a and b, when alread
 def _against_number(a, b: float, margin):
     "One system's per-seed scores against a fixed number (the paper's, or a reference): one-sample t-test and TOST."
     if len(a) < 2: raise ValueError(f"a test over seeds needs at least 2 seeds, got {len(a)}")
-    if np.ptp(a) == 0: p, stat, lo, hi = float(a[0] == b), np.sign(a[0] - b) * np.inf, a[0] - b, a[0] - b
+    if np.ptp(a) == 0:  # no spread: equal to the number or not, with no t to print (0 when equal, not 0 x inf)
+        p, stat, lo, hi = float(a[0] == b), (np.sign(a[0] - b) * np.inf if a[0] != b else 0.0), a[0] - b, a[0] - b
     else:
         r = sps.ttest_1samp(a, b); p, stat = float(r.pvalue), float(r.statistic)
         lo, hi = (x - b for x in r.confidence_interval(0.95))
     p_eq = None
     if margin is not None:  # statsmodels' one-sample TOST: is the mean within [b - margin, b + margin]?
         from statsmodels.stats.weightstats import DescrStatsW
-        p_eq = float(DescrStatsW(a).ttost_mean(b - margin, b + margin)[0])
+        p_eq = (float(abs(a[0] - b) >= margin) if np.ptp(a) == 0  # constant: inside the margin or not
+                else float(DescrStatsW(a).ttost_mean(b - margin, b + margin)[0]))
     return Evidence(f"{len(a)} seeds against a number", "one-sample t-test (scipy)", float(a.mean()), b,
                     float(a.mean() - b), float(lo), float(hi), p, stat, p_eq)
 
