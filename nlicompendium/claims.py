@@ -999,9 +999,13 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
     led.after[c.key] = (row["verdict"], row["reason"], after_txt)
     if old["verdict"] in ("not run here", "not testable here"):  # the declaration before did not run: nor does the row
         row.update(evidence=old["evidence"], **{"computed by": old["computed by"]})
+    own = [f"{a['field']} {a['before']!r}" for a in c.amendments if a["field"] in ("test", "unit")]
+    mixed = (f"; the declaration before's own {' and '.join(own)} rests on other inputs than this call's, so the "
+             f"verdict kept is the amended test's at the declaration before's {', '.join(sorted(before))}"
+             if own else "")
     row.update(kind="exploratory", verdict=old["verdict"], reason=(
         f"amended after its evidence existed: {what}; "
-        + _kept(old["reason"]) + f"; under the amendment: {after_txt}"
+        + _kept(old["reason"]) + mixed + f"; under the amendment: {after_txt}"
         + "; counted apart, as exploratory"))
     return row
 
