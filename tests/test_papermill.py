@@ -123,6 +123,15 @@ class TestCBAndMSciNLI:
         right = {r: [lab == names[y] for (lab, rr), y in zip(got, test["label"]) if rr == r] for r in rules.index}
         assert all(abs(rules.loc[r, "accuracy"] - sum(v) / len(v)) <= 5e-4 for r, v in right.items())  # the table rounds to 3 places
 
+    def test_cb_rerun_reads_its_units_and_probes_back(self, smoke, root, real_data, tmp_path):
+        """A second run at the same code (after a register edit, say) trains nothing: its seed units and its fine-tuned
+        probes come back from the unit cache, and Fig. 2's table is the first run's, number for number."""
+        first = smoke("cb", "13_cb.ipynb")
+        execute(root, "13_cb.ipynb", tmp_path / "cb.ipynb", out_dir=str(tmp_path / "out"), data_dir=str(real_data))
+        v = json.loads((tmp_path / "out" / "manifest.json").read_text())["values"]
+        assert all(v["seed_units_cached"]["value"].values()) and v["probing_seconds"]["value"] < 1.0, v["probing_seconds"]
+        pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "out" / "fig2_probing.csv"), pd.read_csv(first / "fig2_probing.csv"))
+
     def test_cb_evidence_rechecks_to_its_claims(self, smoke):
         "CB's run (the one above, not another) commits the evidence of claims over seeds, examples, data and statistics."
         again = rechecks(smoke("cb", "13_cb.ipynb"))
