@@ -22,7 +22,7 @@ __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'VERIFY_DRIFT', 'SEED_TESTS', 'E
            'seeds_for_power', 'min_attainable_p', 'evidence_kind', 'conclusion_groups', 'holm', 'holm_families',
            'holm_before', 'holm_after', 'declared_late', 'restated', 'Claims', 'uniform_chance', 'by_conclusion',
            'verdict_counts', 'upgrade_claims', 'count_table', 'verdict_figure', 'load_evidence', 'write_evidence',
-           'replay', 'recheck', 'recheck_caption', 'write_claims']
+           'replay', 'recheck', 'recheck_caption', 'blank_missing', 'write_claims']
 
 # %% ../nbs/02b_claims.ipynb #4347f4f6
 ALPHA = 0.05  # the significance level of every verdict
@@ -1410,6 +1410,17 @@ def _caption_counts(table):  # the distinct conclusions' verdicts (`by_conclusio
     n += f" ({k} of them exploratory, counted apart)" if k else ""
     return f"{n}: {verdict_counts(bc)}; {len(table)} rows: {verdict_counts(table)}"
 
+# %% ../nbs/02b_claims.ipynb #a72a0522
+def blank_missing(df: pd.DataFrame, # a table to write
+                 ) -> pd.DataFrame:
+    "`df` with its missing cells empty strings: the Markdown and LaTeX renderings print nothing there, not 'nan'; the"
+    " CSV is byte for byte the same (pandas writes a missing cell empty either way)."
+    out = df.copy()
+    for c in out.columns:
+        if out[c].isna().any(): out[c] = out[c].astype(object).where(out[c].notna(), "")
+    return out
+
+
 # %% ../nbs/02b_claims.ipynb #e7d96f5b
 def write_claims(res, # a `core.Results` (anything with its `table` and `value`)
                  *ledgers: Claims, # one or more ledgers (a data notebook may cover several papers)
@@ -1423,7 +1434,7 @@ def write_claims(res, # a `core.Results` (anything with its `table` and `value`)
     counts = _caption_counts(df)  # a caption given with the rows' counts gets the conclusions' beside them
     caption = caption.replace(verdict_counts(df), counts) if caption else ("; ".join(
         f"{led.paper}: computed by {led.computed_by}" for led in ledgers) + f". Verdicts at alpha = {ALPHA}: {counts}")
-    res.table("claims", df, caption=caption, index=False)
+    res.table("claims", blank_missing(df), caption=caption, index=False)
     res.value("claims_verdicts", verdict_counts(df), alpha=ALPHA)
     if hasattr(res, "data_file"): write_evidence(res, ledgers, caption.replace(counts, "{verdict counts}"))
     return df

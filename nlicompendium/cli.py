@@ -476,7 +476,7 @@ def recheck_tables(root: str | Path | None = None, # project root (reads and rew
                   ) -> pd.DataFrame:
     "Re-decide each job's claims from its committed evidence, rewrite its claims tables: a row per claim (or job)."
     import shutil
-    from nlicompendium.claims import ALPHA, load_evidence, recheck, recheck_caption, verdict_counts
+    from nlicompendium.claims import ALPHA, blank_missing, load_evidence, recheck, recheck_caption, verdict_counts
     root = Path(root or project_root()); rows = []
     for d in sorted(p.parent for p in (root / "tables").glob("*/claims.csv") if jobs is None or p.parent.name in jobs):
         with folder_lock(d, root, wait):
@@ -486,7 +486,7 @@ def recheck_tables(root: str | Path | None = None, # project root (reads and rew
             except Exception as e:  # noqa: BLE001 (a declaration today's ledger cannot read: named, the job left as is)
                 rows.append({"job": d.name, "status": f"recheck failed: {type(e).__name__}: {e}"}); continue
             old, res = pd.read_csv(d / "claims.csv"), _reopened(d)
-            res.table("claims", new, caption=recheck_caption(ev[1], new), index=False)
+            res.table("claims", blank_missing(new), caption=recheck_caption(ev[1], new), index=False)
             res.value("claims_verdicts", verdict_counts(new), alpha=ALPHA)
             fig = root / "figures" / d.name / "manifest.json"  # collect's copy beside the figures
             if fig.is_file(): shutil.copy2(d / "manifest.json", fig)
@@ -583,7 +583,7 @@ def recheck_run(run: str | Path, # a model run's folder, runs/<name>
                ) -> int:
     "`nlic_reproduce --recheck runs/<name>`: re-decide each study's claims from the run's evidence, rewrite its claims"
     " tables and scorecard, print each changed verdict."
-    from nlicompendium.claims import ALPHA, load_evidence, recheck, recheck_caption, verdict_counts
+    from nlicompendium.claims import ALPHA, blank_missing, load_evidence, recheck, recheck_caption, verdict_counts
     from nlicompendium.scorecard import run_studies, write_model
     run, root = Path(run), Path(root or project_root()); n = changed = 0
     with folder_lock(run, root, wait):
@@ -591,7 +591,7 @@ def recheck_run(run: str | Path, # a model run's folder, runs/<name>
             ev = load_evidence(d)
             if ev is None: print(f"{d.name}: {NO_EVIDENCE}"); continue
             old, new, res = pd.read_csv(d / "claims.csv"), recheck(*ev), _reopened(d)
-            res.table("claims", new, caption=recheck_caption(ev[1], new), index=False)
+            res.table("claims", blank_missing(new), caption=recheck_caption(ev[1], new), index=False)
             res.value("claims_verdicts", verdict_counts(new), alpha=ALPHA)
             was = dict(zip(old.key, old.verdict)); n += len(new)
             for k, v in zip(new.key, new.verdict):
