@@ -1,5 +1,6 @@
 """A variant's frozen heads trained seed by seed (`training.fit`, what a user would otherwise run) against all its seeds
-as one model (`seeds.fit_heads`): wall and CPU seconds, their ratio, and whether every seed's weights are the same.
+as one model (`seeds.fit_heads`), in one thread of torch's threads and split between one thread per core (`workers`):
+wall and CPU seconds, their ratios, and whether every seed's weights are the same.
 
 The curriculum study's shapes: 2,659 training pairs of 2 x 384 frozen features (the embedded MiniLM), a dev split of
 268, `models.PairHead`, AdamW at 1e-3 on batches of 256 for at most 110 steps, dev macro F1 after each epoch, early
@@ -52,13 +53,16 @@ def main():
             plans = [[rng.permutation(len(tr.labels))[:256] for _ in range(110)] for _ in cs]
             fit(tr, dv, cs[0], plans[0][:4])  # warm-up
             alone, w1, c1 = timed(lambda: [fit(tr, dv, c, p) for c, p in zip(cs, plans)])
-            joint, w2, c2 = timed(lambda: fit_heads(tr, dv, cs, plans))
-            same = all(all(torch.equal(v, j.model.state_dict()[k]) for k, v in x.model.state_dict().items())
-                       for x, j in zip(alone, joint))
+            joint, w2, c2 = timed(lambda: fit_heads(tr, dv, cs, plans, workers=1))
+            split, w3, c3 = timed(lambda: fit_heads(tr, dv, cs, plans, workers=th))
+            same = all(all(torch.equal(v, j.model.state_dict()[k]) and torch.equal(v, t_.model.state_dict()[k])
+                           for k, v in x.model.state_dict().items()) for x, j, t_ in zip(alone, joint, split))
             rows.append({"threads": th, "seeds": S, "steps taken": sum(r.steps for r in alone),
                          "seed by seed: wall s": round(w1, 2), "seed by seed: CPU s": round(c1, 2),
                          "one model: wall s": round(w2, 2), "one model: CPU s": round(c2, 2),
-                         "wall ratio": round(w1 / w2, 2), "CPU ratio": round(c1 / c2, 2), "same weights": same})
+                         f"one model, {th} head threads: wall s": round(w3, 2),
+                         "wall ratio (seed by seed / one model)": round(w1 / w2, 2), "CPU ratio": round(c1 / c2, 2),
+                         "wall ratio (seed by seed / head threads)": round(w1 / w3, 2), "same weights": same})
     print(f"{torch.__version__}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
     print(pd.DataFrame(rows).to_markdown(index=False))
 
