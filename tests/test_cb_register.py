@@ -258,7 +258,7 @@ def test_the_gamma_rows_say_they_show_the_optimisers_schedule(reg, key):
     statement says so, with the two schedules of the run."""
     import numpy as np
     facts = {"L": 6, "fro_steps": 200, "ft_steps": 380, "ft_lr": 5e-5, "fro": "0.9", "ft": "1.1", "scope": "",
-             "probe_seeds_words": "5 probe seeds"}
+             "probe_seeds_words": "5 probe seeds", "ft_gamma_moved": 0.1}
     r = _decide_one(reg, key, {"a": np.array([0.9, 0.92, 0.88, 0.91, 0.9]), "b": np.array([1.1, 1.05, 1.12, 1.08, 1.1]),
                                "facts": facts})
     assert "200 full-batch Adam steps at 1e-3 against" in r.statement or "train 200 full-batch Adam steps" in r.statement
@@ -267,7 +267,8 @@ def test_the_gamma_rows_say_they_show_the_optimisers_schedule(reg, key):
     # first declared not testable (a4228e7), made a Welch test (9b743f3) after fig2_probing had plotted the weights, now
     # recorded: no verdict was declared before, so the Welch test decides (claims._amended), named and counted apart
     p = part(reg, key)
-    assert [(a["field"], a["before"], a["after"]) for a in p["amendments"]] == [("test", "none", "welch")]
+    assert [(a["field"], a["before"], a["after"]) for a in p["amendments"]] == [
+        ("test", "none", "welch"), ("needs", ["MNLI+CB"], ["MNLI+CB", "fine-tuned gamma trained"])]
     assert "softmax" in p["why"] and "cannot all be smaller" in p["why"]  # the first declaration's why, kept
     assert (r.verdict, r.kind) == ("supported", "exploratory"), (r.verdict, r.reason)
     assert "test 'none' -> 'welch'" in r.reason and "cannot all be smaller" in r.reason, r.reason
@@ -426,3 +427,22 @@ def test_no_discriminating_hypothesis_word_needs_its_premise_control(reg):
     assert blind.verdict == "not comparable here", (blind.verdict, blind.reason)
     seen = _decide_one(reg, "hyp_no_discriminating", {"here": True, "facts": facts | {"premise_excess": 3.0}})
     assert seen.verdict == "supported", (seen.verdict, seen.reason)
+
+
+@pytest.mark.parametrize("key, fact", [("probing_factivity_higher", "ft_mix_moved"),
+                                       ("probing_weights_smaller_factivity", "ft_gamma_moved"),
+                                       ("probing_weights_smaller_environment", "ft_gamma_moved")])
+def test_a_fine_tuned_mix_that_never_trained_decides_nothing(reg, key, fact):
+    """§4's weights: the fine-tuned probes' mix and gamma start uniform and at 1; where they have not moved from there
+    (0.05, a recorded amendment) the comparison reads the optimiser, and the row is not comparable, whatever the
+    seeds show; where they have, the test decides."""
+    import numpy as np
+    facts = {"L": 6, "probe_seeds_words": "x", "scope": "", "fro": "1.1", "ft": "1.2", "ft_lr": 2e-4, "ft_steps": 190,
+             "fro_steps": 300, "n": 5}
+    a, b = ((np.array([3.40, 3.41, 3.39, 3.42, 3.40]), np.array([3.60, 3.62, 3.61, 3.59, 3.60])) if key.endswith("higher")
+            else (np.array([1.10, 1.12, 1.08, 1.15, 1.11]), np.array([1.30, 1.32, 1.29, 1.31, 1.33])))
+    if key.endswith("higher"): a, b = b, a  # factivity higher
+    still = _decide_one(reg, key, {"a": a, "b": b, "facts": facts | {fact: 0.004}})
+    assert still.verdict == "not comparable here", (still.verdict, still.reason)
+    moved = _decide_one(reg, key, {"a": a, "b": b, "facts": facts | {fact: 0.2}})
+    assert moved.verdict == "supported", (moved.verdict, moved.reason)
