@@ -351,10 +351,16 @@ def test_the_abstracts_some_needs_one_class_not_encoded(reg):
     import numpy as np
     p = part(reg, "abstract_not_encode")
     assert "lowest F1" in p["a"] and "The same test on the same evidence" not in p["reading"]
-    assert [a["field"] for a in p["amendments"]] == ["added", "test"]
-    low = np.array([0.0, 0.01, 0.0, 0.02, 0.005])  # per seed: conditional, not encoded
-    r = _decide_one(reg, "abstract_not_encode", {"a": low, "b": 0.0, "facts": {"L": 6, "here": "x", "scope": ""}})
+    assert [a["field"] for a in p["amendments"]] == ["added", "test", "test"]
+    assert "the fine-tuned probe learns" in p["a"] and "{learned}" in p["reading"]
+    facts = {"L": 6, "here": "x", "scope": "", "learned": "factive, modal"}
+    low = np.array([0.0, 0.01, 0.0, 0.02, 0.005])  # per seed: a learnable class, not encoded
+    r = _decide_one(reg, "abstract_not_encode", {"a": low, "b": 0.0, "facts": facts})
     assert (r.verdict, r.kind) == ("supported", "exploratory"), (r.verdict, r.reason)
+    r = _decide_one(reg, "abstract_not_encode", {"a": np.array([0.49, 0.55, 0.6, 0.52, 0.58]), "b": 0.0, "facts": facts})
+    assert r.verdict == "contradicted", (r.verdict, r.reason)  # every learnable class encoded by the frozen probes
+    r = _decide_one(reg, "abstract_not_encode", {"untestable": "no class learned", "facts": facts | {"learned": "none"}})
+    assert r.verdict == "not testable here", (r.verdict, r.reason)
 
 
 def test_later_layers_is_decided_per_class(reg):
