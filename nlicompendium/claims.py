@@ -847,8 +847,8 @@ def restated(t: pd.DataFrame, # the ledger's rows after `holm_after` (`Claims.ta
     " its conclusion, as many tests, none of them declared late) counts with the paper's claims: the same correction."
     default = lambda a: a["field"] in ("family", "family_size") and a["before"] in ("", 0, None)
     late = lambda k: k in decided and declared_late(decided[k][0].amendments)
-    rows = [i for i in t.index if t.key[i] in before and t.kind[i] == "exploratory"
-            and all(default(a) for a in decided[t.key[i]][0].amendments)]
+    rows = [i for i in t.index if t.key[i] in before and t.key[i] in decided and t.kind[i] == "exploratory"
+            and all(default(a) for a in decided[t.key[i]][0].amendments)]  # a data row's before: no family named
     if not rows: return t
     t, groups, idle = t.copy(), conclusion_groups(raw), IDLE
     was, now = (lambda k: before.get(k) or decided.get(k)), decided.get
@@ -951,6 +951,27 @@ _OWN_VERDICT = ("added", "test", "unit")  # amendments a call cannot decide agai
 # an `expect` of 'holds' (a data statement's) before a test over examples or seeds: no such test decides it again
 _data_expect = lambda a, c: a["field"] == "expect" and a["before"] not in EXPECTATIONS and c.unit != "data"
 
+def _items_before(scratch, # a scratch ledger: its resamples and seed
+                  c: Claim, # the claim at the declaration before's other fields (its margin, its expectation)
+                  args: dict, # the call's arguments
+                  amendments, # the claim's amendments
+                 ) -> dict | None:
+    "A data statement (`Claims.data`) declared first as a bootstrap over its items (test 'bootstrap', unit 'examples'):"
+    " where the call hands both groups' values per item, that test decided again on them (each group resampled with"
+    " replacement, the difference of the means; TOST within the margin before); else None."
+    own = {a["field"]: a["before"] for a in amendments if a["field"] in ("test", "unit")}
+    if (own.get("test"), own.get("unit")) != ("bootstrap", "examples") or args.get("items_a") is None: return None
+    from dataclasses import replace
+    a, b, B = np.asarray(args["items_a"], float), np.asarray(args["items_b"], float), scratch.n_resamples
+    rng = np.random.default_rng(scratch.seed)
+    d = a[rng.integers(0, len(a), (B, len(a)))].mean(1) - b[rng.integers(0, len(b), (B, len(b)))].mean(1)
+    lo, hi = np.quantile(d, [0.025, 0.975])
+    m = c.margin if c.expect == "equal" else None
+    return scratch.statistic(replace(c, unit="examples", test="bootstrap"), float(a.mean() - b.mean()), boot_p(d),
+                             float(lo), float(hi), f"{len(a)} + {len(b)} items",
+                             f"bootstrap over each group's items ({B} resamples)" + (f"; TOST within {m:g}" if m else ""),
+                             p_equivalent=None if m is None else boot_tost_p(d, m), computed_by=args.get("computed_by"))
+
 def _amended(led, # the ledger the call decided in (its last row is the call's)
              fn, # the deciding method, undecorated
              bound, # the call's bound arguments
@@ -965,7 +986,8 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
     args |= {k: v for k, v in before.items() if k not in names}
     args["c"] = replace(c, amendments=(), **{k: v for k, v in before.items() if k in names})
     scratch = Claims(led.paper, led.computed_by, 0, led.n_resamples, led.seed); scratch.systems = dict(led.systems)
-    old, row = fn(scratch, **args), led.rows[-1]
+    items = None if late else _items_before(scratch, args["c"], args, c.amendments)  # its own test, on its items
+    old, row = items if items is not None else fn(scratch, **args), led.rows[-1]
     if before and c.key in scratch.decided:  # the declaration before, for its own family's correction (`holm_before`);
         # a part declared late, or whose test changed, has none: its row's Holm note is the amendment's alone
         vars(led).setdefault("before", {})[c.key] = scratch.decided[c.key]
@@ -1002,7 +1024,12 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
     own = [f"{a['field']} {a['before']!r}" for a in c.amendments if a["field"] in ("test", "unit")]
     mixed = (f"; the declaration before's own {' and '.join(own)} rests on other inputs than this call's, so the "
              f"verdict kept is the amended test's at the declaration before's {', '.join(sorted(before))}"
-             if own else "")
+             if own and items is None else "")
+    if items is not None:  # its own test decided again: what it found, since the row's columns are the amended test's
+        tp = "" if pd.isna(items["TOST p"]) else f", TOST p = {items['TOST p']:.3g} within {args['c'].margin:g}"
+        mixed = (f"; the declaration before's own {' and '.join(own)} decided again on the items handed over "
+                 f"({items['n']}; {items['test']}): A - B = {items['estimate (A - B)']:.3g}, 95% interval "
+                 f"[{items['CI low']:.3g}, {items['CI high']:.3g}]{tp}")
     row.update(kind="exploratory", verdict=old["verdict"], reason=(
         f"amended after its evidence existed: {what}; "
         + _kept(old["reason"]) + mixed + f"; under the amendment: {after_txt}"
@@ -1175,9 +1202,14 @@ def data(self: Claims,
          decimals: int | None = None, # the paper's printed decimals; None: as `paper` prints
          definitions: dict | None = None, # {name: value}: the official code's definitions, the other label column
          tried: str = "", # a bool: the definitions and printing conventions tried, in words
+         items_a: Sequence[float] | None = None, # `here` a difference of two means: A's value per item, which a
+         items_b: Sequence[float] | None = None, # declaration before tested as a sample (`_items_before`); B's
         ) -> dict:
     "Decide a data-only claim: contradicted only after every declared definition and printing convention was tried."
     if c.unit != "data": raise ValueError(f"claim {c.key!r} has unit {c.unit!r}, not 'data'")
+    if (items_a is None) != (items_b is None): raise ValueError(f"claim {c.key!r}: give both groups' items or none")
+    if items_a is not None and not np.isclose(np.mean(items_a) - np.mean(items_b), float(here)):
+        raise ValueError(f"claim {c.key!r}: here ({here}) is not the difference of its items' means")
     if isinstance(here, (bool, np.bool_)):
         ok, a, b, how = bool(here), np.nan, np.nan, ""
         released = c.evidence in ("", "data")  # a stand-in's map or run has no official definitions to try

@@ -417,7 +417,8 @@ def _decide_part(led: Claims, c: Claim, part: dict, s: dict, fam, where: str) ->
     if t == "holds": return led.data(c, s["here"], statistic=note, tried=fill(part.get("tried"), facts, where))
     if t in ("exact", "within"):
         return led.data(c, s["here"], part["value"], float(part.get("tolerance", 0.0)), statistic=note,
-                        decimals=part.get("decimals"), definitions=s.get("definitions"))
+                        decimals=part.get("decimals"), definitions=s.get("definitions"),
+                        items_a=s.get("a"), items_b=s.get("b"))  # a difference of means: its items, if handed
     if t in ("mcnemar", "bootstrap", "cochran"):
         return led.examples(c, s["gold"], s["a"], s["b"], num_classes=s.get("num_classes"))
     if t in ("welch", "paired", "mann-whitney"): return led.seeds(c, s["a"], s["b"])

@@ -452,3 +452,27 @@ def test_a_fine_tuned_mix_that_never_trained_decides_nothing(reg, key, fact):
     assert still.verdict == "not comparable here", (still.verdict, still.reason)
     moved = _decide_one(reg, key, {"a": a, "b": b, "facts": facts | {fact: 0.2}})
     assert moved.verdict == "supported", (moved.verdict, moved.reason)
+
+
+def test_hypothesis_lengths_keep_the_verdict_of_their_first_test_on_the_items(reg):
+    """§2.2's lengths were declared first as a bootstrap TOST over CB train's items within 2 tokens, then as a within
+    test of the data: the verdict kept is the first test's own, decided again on the items the study hands over (a few
+    neutral items with a wide spread: inside 2 tokens, not shown equivalent), not the within test's at the old bound."""
+    import numpy as np
+    for key in ("hyp_length_even_neutral", "hyp_length_even_contradiction", "hyp_length_even_neutral_contradiction"):
+        p = part(reg, key)
+        assert [(a["field"], a["before"]) for a in p["amendments"]] == [
+            ("margin", 2.0), ("expect", "equal"), ("test", "bootstrap"), ("unit", "examples")], key
+    neutral = np.array([3, 4, 5, 6, 6, 7, 8, 8, 9, 9, 10, 11, 12, 13, 16, 2], float)  # 16 items, sd 3.8
+    contradiction = np.tile([4, 5, 6, 7, 7, 8, 9, 10], 15)[:119].astype(float)
+    facts = {"here": "x"}
+    r = _decide_one(reg, "hyp_length_even_neutral_contradiction", {
+        "here": neutral.mean() - contradiction.mean(), "a": neutral, "b": contradiction, "definitions": {}, "facts": facts})
+    assert (r.verdict, r.kind) == ("same direction, inconclusive", "exploratory"), (r.verdict, r.reason)
+    assert "the declaration before's own test 'bootstrap' and unit 'examples' decided again on the items" in r.reason
+    assert "under the amendment: supported" in r.reason and "16 + 119 items" in r.reason
+    entailment = np.tile([6, 7, 8, 9], 30)[:115].astype(float)  # many items close together: shown equivalent
+    r = _decide_one(reg, "hyp_length_even_contradiction", {
+        "here": entailment.mean() - contradiction.mean(), "a": entailment, "b": contradiction, "definitions": {},
+        "facts": facts})
+    assert (r.verdict, r.kind) == ("supported", "exploratory"), (r.verdict, r.reason)
