@@ -365,21 +365,32 @@ def test_the_abstracts_some_needs_one_class_not_encoded(reg):
 
 def test_later_layers_is_decided_per_class(reg):
     """'Factives, conditionals, and modals are correctly predicted at later layers than nonfactives and negation': each
-    class on its own against the later of the two earlier ones (paired over the MNLI+CB seeds), a class never reaching
-    the bound counted as not later, never imputed as the last layer + 1."""
+    class on its own against the later of the two earlier ones (paired over the MNLI+CB seeds), over the seeds where
+    each of them reaches the bound: a seed without a layer is left out, never imputed (neither as the last layer + 1
+    nor as the earlier classes' k); with fewer than 2 such seeds the row says the class is not comparable."""
     import numpy as np
     con = next(c for c in reg["conclusions"] if c["key"] == "probing_later_layers")
     assert [p["key"] for p in con["parts"]] == [f"probing_later_layers_{c}" for c in ("factive", "conditional", "modal")]
-    facts = {"L": 6, "scope": "", "probe_seeds_words": "5 seeds", "here": "x", "never": "none"}
+    facts = {"L": 6, "scope": "", "probe_seeds_words": "5 seeds", "here": "x", "never": "none", "with_layer": 5,
+             "n_seeds": 5}
     for p in con["parts"]:
-        assert p["test"] == "paired" and "counts as not later" in p["reading"] and "L + 1" not in p["reading"]
-        assert [a["field"] for a in p["amendments"]] == ["added", "test"] and "L + 1" in p["amendments"][1]["before"]
+        assert p["test"] == "paired" and "nothing imputed" in p["reading"] and "L + 1" not in p["reading"]
+        assert [a["field"] for a in p["amendments"]] == ["added", "test", "test"] and "L + 1" in p["amendments"][1]["before"]
+        assert "none imputed" in p["amendments"][2]["after"] and p["amendments"][2]["before"] == p["amendments"][1]["after"]
     r = _decide_one(reg, "probing_later_layers_modal", {"a": np.array([1., 1, 2, 1, 1]), "b": np.array([1., 1, 1, 1, 1]),
                                                         "facts": facts})
     assert r.verdict != "supported", (r.verdict, r.reason)  # modal at the first layer, as early as negation
     r = _decide_one(reg, "probing_later_layers_factive", {"a": np.array([3., 4, 3, 5, 4]), "b": np.array([1., 1, 2, 1, 1]),
                                                           "facts": facts})
     assert r.verdict == "supported", (r.verdict, r.reason)
+    few = facts | {"with_layer": 1, "never": "seed 1 (conditional), seed 2 (conditional)"}  # as the study hands it
+    r = _decide_one(reg, "probing_later_layers_conditional", {"facts": few, "untestable": (
+        "not comparable: conditional (with nonfactive and negation) first reaches an F1 of 0.5 on 1 of 5 seeds")})
+    assert r.verdict == "not testable here" and "not comparable: conditional" in r.reason, (r.verdict, r.reason)
+    assert "here 1 of 5 seeds have one" in r.statement
+    r = _decide_one(reg, "probing_later_layers_conditional", {"a": np.array([4., 5, 4, 5]), "b": np.array([1., 1, 2, 1]),
+                                                              "facts": facts | {"with_layer": 4}})
+    assert r.verdict == "supported", (r.verdict, r.reason)  # four seeds with a layer: a test over them
 
 
 def test_the_hypothesis_permutations_keep_the_genre(reg):
