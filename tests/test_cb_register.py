@@ -123,7 +123,8 @@ def test_heuristics_neutral_poor_is_a_bootstrap_over_the_test_items(reg):
 
 
 @pytest.mark.parametrize("key, facts", [
-    ("premise_generalisations", {"per_class": "entailment: perhaps", "here": "3 of 3 classes"}),
+    ("premise_generalisations", {"per_class": "entailment: perhaps", "here": "3 of 3 classes", "most": 0.5,
+                                 "share": 0.6}),
     ("hyp_no_discriminating", {"min_count": 5, "quantile": 0.95, "permutations": 1000, "premise": "p = 0.005",
                                "pmi": "p = 0.028", "here": "chi-square 9.1, its quantile 11.2", "premise_excess": 4.0}),
 ])
@@ -487,3 +488,18 @@ def test_hypothesis_lengths_keep_the_verdict_of_their_first_test_on_the_items(re
         "here": entailment.mean() - contradiction.mean(), "a": entailment, "b": contradiction, "definitions": {},
         "facts": facts})
     assert (r.verdict, r.kind) == ("supported", "exploratory"), (r.verdict, r.reason)
+
+
+def test_most_premise_expressions_align_is_a_share_above_half(reg):
+    """§2.2, 'most of these expressions align with linguistic generalizations': more than half of the top premise
+    n-grams of the three classes align, not one per class (a recorded test amendment). The notebook hands the share and
+    its bool from the register's bound: 15 of 30 (every class with one) is half, not most."""
+    p = part(reg, "premise_generalisations")
+    assert p["bounds"]["most"] == 0.5 and "more than {most:.0%}" in p["reading"]
+    assert [a["field"] for a in p["amendments"]] == ["added", "test"] and "per class" in p["amendments"][1]["before"]
+    facts = {"per_class": "entailment 6 of 10; neutral 3 of 10; contradiction 6 of 10", "most": 0.5}
+    for n_al, want in ((15, "contradicted"), (16, "supported")):
+        r = _decide_one(reg, "premise_generalisations", {"here": n_al / 30 > p["bounds"]["most"], "facts": facts | {
+            "share": n_al / 30, "here": f"{n_al} of 30 top premise n-grams aligned; 3 of 3 classes with one"}})
+        assert (r.verdict, r.kind) == (want, "exploratory"), (n_al, r.verdict, r.reason)
+        assert "more than 50% of them" in r.statement
