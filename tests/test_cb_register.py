@@ -503,3 +503,20 @@ def test_most_premise_expressions_align_is_a_share_above_half(reg):
             "share": n_al / 30, "here": f"{n_al} of 30 top premise n-grams aligned; 3 of 3 classes with one"}})
         assert (r.verdict, r.kind) == (want, "exploratory"), (n_al, r.verdict, r.reason)
         assert "more than 50% of them" in r.statement
+
+
+def test_both_hypothesis_only_rows_say_which_side_of_the_bound_the_seeds_are(reg):
+    """The abstract's and §5's hypothesis-only rows run one test on one evidence: each level says, from the run's fact,
+    that every seed is above the bound (the evidence points against the paper, a tie being the drift tolerance's), and
+    each reading says which of the two keeps the verdict declared before the control at CB train's size."""
+    import numpy as np
+    right = np.zeros((5, 250)); right[:, :141] = 1  # every seed 56.4% correct: above 53.4%
+    scores = {"value": right.ravel(), "groups": {f"seed {s}": np.repeat(np.arange(5) == s, 250) for s in range(5)},
+              "facts": {"maj": 0.484, "bound": 0.534, "here": "seed 0 56.4%, ...", "control": "above",
+                        "sides": "every seed is above the bound (56.4-56.4% against the bound 53.4%): the evidence points "
+                                 "against the paper"}}
+    rows = {k: _decide_one(reg, k, scores) for k in ("no_annotation_artifacts", "contrast_cb_hyp_only")}
+    for k, r in rows.items():
+        assert "every seed is above the bound" in r.level and r.verdict != "supported", (k, r.verdict, r.level)
+    assert "keeps the verdict declared before that control" in rows["no_annotation_artifacts"].statement
+    assert "this row reads the verdict under it" in rows["contrast_cb_hyp_only"].statement
