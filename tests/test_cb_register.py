@@ -520,3 +520,16 @@ def test_both_hypothesis_only_rows_say_which_side_of_the_bound_the_seeds_are(reg
         assert "every seed is above the bound" in r.level and r.verdict != "supported", (k, r.verdict, r.level)
     assert "keeps the verdict declared before that control" in rows["no_annotation_artifacts"].statement
     assert "this row reads the verdict under it" in rows["contrast_cb_hyp_only"].statement
+
+
+@pytest.mark.parametrize("key", [f"mnli_best_on_mnli_vs_{k}" for k in ("mnli_cb", "cb", "mnli_cb_f1", "cb_f1")])
+def test_the_mnli_dev_rows_say_a_seed_of_mnli_only_is_below_its_floor(reg, key):
+    """MNLI only's seed 4 scores 30.7% on the MNLI-dev pairs, below their 36.5% majority class, while the floor reads
+    the mean (46.4%): every MNLI-dev row's level carries the per-seed scores and says the verdict counts that seed."""
+    import numpy as np
+    assert "{floor_seeds}" in part(reg, key)["level"]
+    floor = ("MNLI only per seed on these pairs: 48.6, 51.0, 45.5, 56.1, 30.7% against their 36.5% majority class; "
+             "seed 4 below it, and the floor reads the mean (46.4%), so the verdict counts every seed")
+    r = _decide_one(reg, key, {"a": np.array([48.6, 51.0, 45.5, 56.1, 30.7]), "b": np.array([44.0, 45.1, 43.2, 47.0, 39.8]),
+                               "facts": {"n_dev": 7727, "n_mismatched": 3912, "seed_rule": "", "scope": "", "floor_seeds": floor}})
+    assert floor in r.level, r.level
