@@ -181,7 +181,7 @@ def test_perfect_precision_but_poor_recall_has_its_bounds_declared(reg):
         assert [a["field"] for a in p["amendments"]] == ["added"]
     from scipy import stats
     pr, rc = np.array([100.0, 98, 99, 100, 97]), np.array([20.0, 25, 18, 30, 22])
-    scores = {"fig1_mnli_contradiction_precision_over_recall": {"a": pr, "b": rc},
+    scores = {"fig1_mnli_contradiction_precision_over_recall": {"a": pr, "b": rc, "facts": {"no_contradiction": "none"}},
               "fig1_mnli_contradiction_precision_perfect": {"a": pr, "b": 100.0, "facts": {"no_contradiction": "none"}},
               "fig1_mnli_contradiction_recall_poor": {"a": rc, "b": 50.0}}
     rows, con = _decide_conclusion(reg, "fig1_mnli_contradiction_precision_over_recall", scores)
@@ -533,3 +533,21 @@ def test_the_mnli_dev_rows_say_a_seed_of_mnli_only_is_below_its_floor(reg, key):
     r = _decide_one(reg, key, {"a": np.array([48.6, 51.0, 45.5, 56.1, 30.7]), "b": np.array([44.0, 45.1, 43.2, 47.0, 39.8]),
                                "facts": {"n_dev": 7727, "n_mismatched": 3912, "seed_rule": "", "scope": "", "floor_seeds": floor}})
     assert floor in r.level, r.level
+
+
+def test_an_undefined_precision_is_left_out_of_both_precision_rows(reg):
+    """A seed of MNLI only that predicts no contradiction has no contradiction precision: both Fig. 1 precision rows
+    leave it out and name it (precision above recall leaves its recall out with it; a recorded test amendment), where
+    one of them had counted it at 0. Decided on the other seeds, both ways."""
+    import numpy as np
+    p = part(reg, "fig1_mnli_contradiction_precision_over_recall")
+    assert "left out with its recall, and named" in p["reading"] and "{no_contradiction}" in p["level"]
+    assert [(a["field"], a["before"].startswith("paired over every seed")) for a in p["amendments"]] == [("test", True)]
+    for key in ("fig1_mnli_contradiction_precision_over_recall", "fig1_mnli_contradiction_precision_perfect"):
+        assert "has no precision: it is left out" in part(reg, key)["reading"], key
+    facts = {"no_contradiction": "seed 4"}
+    pr, rc = np.array([100.0, 98, 99, 100]), np.array([20.0, 25, 18, 30])  # four seeds: seed 4 left out
+    r = _decide_one(reg, "fig1_mnli_contradiction_precision_over_recall", {"a": pr, "b": rc, "facts": facts})
+    assert (r.verdict, r.kind) == ("supported", "exploratory") and "no contradiction: seed 4" in r.level, (r.verdict, r.reason)
+    r = _decide_one(reg, "fig1_mnli_contradiction_precision_over_recall", {"a": rc, "b": pr, "facts": facts})
+    assert r.verdict == "contradicted", (r.verdict, r.reason)
