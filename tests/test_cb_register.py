@@ -92,8 +92,11 @@ def test_the_modal_share_is_the_papers_63_of_115_not_a_majority(reg):
     assert [(a["field"], a["before"], a["after"]) for a in p["amendments"]] == [("test", "holds", "within")]
     for here, want in ((60 / 115, "supported"), (63 / 115 + 0.09, "supported"), (0.70, "contradicted"),
                        (0.40, "contradicted")):
-        r = _decide_one(reg, "train_entailment_modal", {"here": here, "definitions": {}, "facts": {"here": f"{here}"}})
+        half = f"{'holds' if here > 0.5 else 'does not hold'} (more than half)"  # as the notebook hands it
+        r = _decide_one(reg, "train_entailment_modal", {"here": here, "definitions": {}, "facts": {"here": f"{here}",
+                                                                                                  "before": half}})
         assert r.verdict == want, (here, r.verdict, r.reason)
+        assert f"the declaration before, more than half of the class, reads the same share: {half}" in r.level
 
 
 def test_heuristics_neutral_poor_is_a_bootstrap_over_the_test_items(reg):
