@@ -554,3 +554,18 @@ def test_an_undefined_precision_is_left_out_of_both_precision_rows(reg):
     assert (r.verdict, r.kind) == ("supported", "exploratory") and "no contradiction: seed 4" in r.level, (r.verdict, r.reason)
     r = _decide_one(reg, "fig1_mnli_contradiction_precision_over_recall", {"a": rc, "b": pr, "facts": facts})
     assert r.verdict == "contradicted", (r.verdict, r.reason)
+
+
+@pytest.mark.parametrize("key", [f"fig1_heuristics_like_cb_{c}" for c in ("entailment", "contradiction", "neutral")])
+def test_fig1_heuristics_rows_name_the_verdict_they_keep(reg, key):
+    """The margin before (0.128) is kept under the amended test (the bootstrap), not the one-sample TOST over seeds
+    declared with it: the amendment's words and the row's reason both say so, never 'the declaration before' alone."""
+    import numpy as np
+    margin = next(a for a in part(reg, key)["amendments"] if a["field"] == "margin")
+    assert "is not decided again, so the verdict kept is not that declaration's own" in margin["reason"]
+    rng = np.random.default_rng(0)
+    gold = rng.integers(0, 3, 250)
+    pred_a = np.where(rng.random((5, 250)) < 0.8, gold, rng.integers(0, 3, (5, 250)))
+    pred_b = np.where(rng.random((1, 250)) < 0.8, gold, rng.integers(0, 3, (1, 250)))
+    r = _decide_one(reg, key, {"gold": gold, "a": pred_a, "b": pred_b, "num_classes": 3, "facts": {"n_neutral": 16}})
+    assert "the verdict kept is the amended test's at the declaration before's margin" in r.reason, r.reason
