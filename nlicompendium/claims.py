@@ -969,7 +969,8 @@ def _items_before(scratch, # a scratch ledger: its resamples and seed
     m = c.margin if c.expect == "equal" else None
     return scratch.statistic(replace(c, unit="examples", test="bootstrap"), float(a.mean() - b.mean()), boot_p(d),
                              float(lo), float(hi), f"{len(a)} + {len(b)} items",
-                             f"bootstrap over each group's items ({B} resamples)" + (f"; TOST within {m:g}" if m else ""),
+                             f"bootstrap over each group's items ({B} resamples)"
+                             + (f"; TOST within {m:g}" if m else ""),
                              p_equivalent=None if m is None else boot_tost_p(d, m), computed_by=args.get("computed_by"))
 
 def _amended(led, # the ledger the call decided in (its last row is the call's)
