@@ -532,7 +532,7 @@ def test_the_mnli_dev_rows_say_a_seed_of_mnli_only_is_below_its_floor(reg, key):
     import numpy as np
     assert "{floor_seeds}" in part(reg, key)["level"]
     floor = ("MNLI only per seed on these pairs: 48.6, 51.0, 45.5, 56.1, 30.7% against their 36.5% majority class; "
-             "seed 4 below it, and the floor reads the mean (46.4%), so the verdict counts every seed")
+             "seed 4 below it, and the floor reads the mean (46.4%, above it), so the verdict counts every seed")
     r = _decide_one(reg, key, {"a": np.array([48.6, 51.0, 45.5, 56.1, 30.7]), "b": np.array([44.0, 45.1, 43.2, 47.0, 39.8]),
                                "facts": {"n_dev": 7727, "n_mismatched": 3912, "seed_rule": "", "scope": "", "floor_seeds": floor}})
     assert floor in r.level, r.level
