@@ -989,16 +989,17 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
     scratch = Claims(led.paper, led.computed_by, 0, led.n_resamples, led.seed); scratch.systems = dict(led.systems)
     items = None if late else _items_before(scratch, args["c"], args, c.amendments)  # its own test, on its items
     old, row = items if items is not None else fn(scratch, **args), led.rows[-1]
-    if before and c.key in scratch.decided:  # the declaration before, for its own family's correction (`holm_before`);
-        # a part declared late, or whose test changed, has none: its row's Holm note is the amendment's alone
+    tn = next((a for a in c.amendments if a["field"] == "test" and not late
+               and "none" in (a["before"], a.get("after"))), None)  # not testable before (this call: the test given
+    # after) or after (this call: the test before)
+    if before and c.key in scratch.decided and not (tn is not None and tn["before"] == "none"):  # the declaration
+        # before, for its own family's correction (`holm_before`); a part declared late, or whose test changed, or
+        # declared not testable first, has none: its row's Holm note is the amendment's alone
         vars(led).setdefault("before", {})[c.key] = scratch.decided[c.key]
     vars(led).setdefault("after", {})[c.key] = (row["verdict"], row["reason"], None)  # its family's Holm: `holm_after`
     after = lambda a: a["after"] if a.get("after") is not None else now.get(a["field"])  # as recorded, else as now
     what = "; ".join(f"{a.get('what', a['field'])} {a['before']!r} -> {after(a)!r} on {a['date']} ({a['reason']})"
                      for a in c.amendments if a["field"] != "added")
-    tn = next((a for a in c.amendments if a["field"] == "test" and not late
-               and "none" in (a["before"], a.get("after"))), None)  # not testable before (this call: the test given
-    # after) or after (this call: the test before)
     if tn is not None and tn["before"] == "none":  # declared not testable first: no verdict to keep; the test decides
         own = f"; {row['reason']}" if row["reason"] else ""
         row.update(kind="exploratory", reason=f"amended after its evidence existed: {what}; declared not testable "
@@ -1011,10 +1012,13 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
         return row
     if not before:  # declared late, or its test changed: no declaration before that this call can decide again
         added = "; ".join(f"on {a['date']} ({a['reason']})" for a in c.amendments if a["field"] == "added")
-        head = (f"{LATE}, {added}" + (f"; then amended: {what}" if what else "") if added else
-                f"amended after its evidence existed: "
-                f"{what}; the declaration before rests on other inputs than this test's, so the row keeps the "
-                "amended test's verdict")
+        same = c.unit == "data" and not any(a["field"] == "unit" for a in c.amendments)  # a data statement before
+        head = (f"{LATE}, {added}" + (f"; then amended: {what}" if what else "") if added else  # and after: same data
+                f"amended after its evidence existed: {what}; " + (
+                    "the declaration before is a statement about the same data under another test, which this call "
+                    "is not handed in that test's form, so it is not decided again: the row keeps the amended test's "
+                    "verdict" if same else "the declaration before rests on other inputs than this test's, so the "
+                    "row keeps the amended test's verdict"))
         row.update(kind="exploratory", reason=head + (f"; {row['reason']}" if row["reason"] else "")
                    + "; counted apart, as exploratory")
         return row

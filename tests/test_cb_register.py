@@ -97,6 +97,8 @@ def test_the_modal_share_is_the_papers_63_of_115_not_a_majority(reg):
                                                                                                   "before": half}})
         assert r.verdict == want, (here, r.verdict, r.reason)
         assert f"the declaration before, more than half of the class, reads the same share: {half}" in r.level
+        assert "rests on other inputs" not in r.reason, r.reason  # the same share: a statement on the same data
+        assert "the declaration before is a statement about the same data under another test" in r.reason, r.reason
 
 
 def test_heuristics_neutral_poor_is_a_bootstrap_over_the_test_items(reg):
@@ -467,6 +469,20 @@ def test_a_fine_tuned_mix_that_never_trained_decides_nothing(reg, key, fact):
     assert still.verdict == "not comparable here", (still.verdict, still.reason)
     moved = _decide_one(reg, key, {"a": a, "b": b, "facts": facts | {fact: 0.2}})
     assert moved.verdict == "supported", (moved.verdict, moved.reason)
+
+
+def test_the_gamma_rows_carry_no_holm_note_for_a_declaration_before(reg):
+    """The gamma rows were declared not testable first: no verdict before, so their family's Holm note appears once on
+    each row and never as 'the declaration before' (the gate's needs amendment gives it no declaration to decide)."""
+    import numpy as np
+    facts = {"L": 6, "probe_seeds_words": "x", "scope": "", "fro": "1.1", "ft": "1.2", "ft_lr": 2e-4, "ft_steps": 190,
+             "fro_steps": 300, "n": 5, "ft_gamma_moved": 0.2}
+    a, b = np.array([1.10, 1.12, 1.08, 1.15, 1.11]), np.array([1.30, 1.32, 1.29, 1.31, 1.33])
+    rows, _ = _decide_conclusion(reg, "probing_weights_smaller", {
+        f"probing_weights_smaller_{f}": {"a": a, "b": b, "facts": facts} for f in ("factivity", "environment")})
+    for key, r in rows.iterrows():
+        assert "declared not testable before, so no verdict is kept" in r.reason, r.reason
+        assert "the declaration before:" not in r.reason and r.reason.count("Holm within the family") == 1, r.reason
 
 
 def test_hypothesis_lengths_keep_the_verdict_of_their_first_test_on_the_items(reg):
