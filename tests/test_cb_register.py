@@ -264,7 +264,7 @@ def test_the_gamma_rows_say_they_show_the_optimisers_schedule(reg, key):
     statement says so, with the two schedules of the run."""
     import numpy as np
     facts = {"L": 6, "fro_steps": 200, "ft_steps": 380, "ft_lr": 5e-5, "fro": "0.9", "ft": "1.1", "scope": "",
-             "probe_seeds_words": "5 probe seeds", "ft_gamma_moved": 0.1}
+             "probe_seeds_words": "5 probe seeds", "ft_gamma_moved": 0.1, "ft_reach": "x"}
     r = _decide_one(reg, key, {"a": np.array([0.9, 0.92, 0.88, 0.91, 0.9]), "b": np.array([1.1, 1.05, 1.12, 1.08, 1.1]),
                                "facts": facts})
     assert "200 full-batch Adam steps at 1e-3 against" in r.statement or "train 200 full-batch Adam steps" in r.statement
@@ -461,12 +461,20 @@ def test_a_fine_tuned_mix_that_never_trained_decides_nothing(reg, key, fact):
     seeds show; where they have, the test decides."""
     import numpy as np
     facts = {"L": 6, "probe_seeds_words": "x", "scope": "", "fro": "1.1", "ft": "1.2", "ft_lr": 2e-4, "ft_steps": 190,
-             "fro_steps": 300, "n": 5}
+             "fro_steps": 300, "n": 5,
+             "ft_reach": "under this schedule (190 AdamW steps at 0.0002, with Adam moving a parameter about its "
+                         "learning rate a step at most) gamma can move at most about 0.038, below the gate's 0.05: the "
+                         "gate cannot pass by design, not by the run"}
     a, b = ((np.array([3.40, 3.41, 3.39, 3.42, 3.40]), np.array([3.60, 3.62, 3.61, 3.59, 3.60])) if key.endswith("higher")
             else (np.array([1.10, 1.12, 1.08, 1.15, 1.11]), np.array([1.30, 1.32, 1.29, 1.31, 1.33])))
     if key.endswith("higher"): a, b = b, a  # factivity higher
     still = _decide_one(reg, key, {"a": a, "b": b, "facts": facts | {fact: 0.004}})
     assert still.verdict == "not comparable here", (still.verdict, still.reason)
+    # the statement says why the gate cannot pass (the schedule's reach, from the notebook) and what would decide it
+    assert "the gate cannot pass by design, not by the run" in still.statement, still.statement
+    assert ("a probe whose mix and scale train at their own learning rate, or frozen and fine-tuned probes at matched "
+            "schedules") in still.statement, still.statement
+    assert "cannot pass by design" in still.reason and "not because of a probe that failed" in still.reason
     moved = _decide_one(reg, key, {"a": a, "b": b, "facts": facts | {fact: 0.2}})
     assert moved.verdict == "supported", (moved.verdict, moved.reason)
 
@@ -476,7 +484,7 @@ def test_the_gamma_rows_carry_no_holm_note_for_a_declaration_before(reg):
     each row and never as 'the declaration before' (the gate's needs amendment gives it no declaration to decide)."""
     import numpy as np
     facts = {"L": 6, "probe_seeds_words": "x", "scope": "", "fro": "1.1", "ft": "1.2", "ft_lr": 2e-4, "ft_steps": 190,
-             "fro_steps": 300, "n": 5, "ft_gamma_moved": 0.2}
+             "fro_steps": 300, "n": 5, "ft_gamma_moved": 0.2, "ft_reach": "x"}
     a, b = np.array([1.10, 1.12, 1.08, 1.15, 1.11]), np.array([1.30, 1.32, 1.29, 1.31, 1.33])
     rows, _ = _decide_conclusion(reg, "probing_weights_smaller", {
         f"probing_weights_smaller_{f}": {"a": a, "b": b, "facts": facts} for f in ("factivity", "environment")})
