@@ -359,12 +359,18 @@ def test_the_abstracts_some_needs_one_class_not_encoded(reg):
     assert "lowest F1" in p["a"] and "The same test on the same evidence" not in p["reading"]
     assert [a["field"] for a in p["amendments"]] == ["added", "test", "test"]
     assert "the fine-tuned probe learns" in p["a"] and "{learned}" in p["reading"]
-    facts = {"L": 6, "here": "x", "scope": "", "learned": "factive, modal"}
+    facts = {"L": 6, "here": "x", "scope": "", "learned": "factive, modal, question", "n_learned": 3, "n_classes": 4,
+             "untested": "conditional is not tested: no probe learns it here, so the quote's 'some' may still hold there",
+             "chance": "factive 0.36, conditional 0.05, modal 0.17, question 0.21"}
     low = np.array([0.0, 0.01, 0.0, 0.02, 0.005])  # per seed: a learnable class, not encoded
     r = _decide_one(reg, "abstract_not_encode", {"a": low, "b": 0.0, "facts": facts})
     assert (r.verdict, r.kind) == ("supported", "exploratory"), (r.verdict, r.reason)
     r = _decide_one(reg, "abstract_not_encode", {"a": np.array([0.49, 0.55, 0.6, 0.52, 0.58]), "b": 0.0, "facts": facts})
     assert r.verdict == "contradicted", (r.verdict, r.reason)  # every learnable class encoded by the frozen probes
+    # the level names the domain the verdict is on, the class left untested and each class's chance beside 0.1
+    assert r.level.startswith("decided on the 3 of 4 classes the fine-tuned probe learns (factive, modal, question), "
+                              "not on every class: conditional is not tested"), r.level
+    assert "F1 under a uniform guess on CB test, beside the 0.1 margin: factive 0.36" in r.level, r.level
     r = _decide_one(reg, "abstract_not_encode", {"untestable": "no class learned", "facts": facts | {"learned": "none"}})
     assert r.verdict == "not testable here", (r.verdict, r.reason)
 
