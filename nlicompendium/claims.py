@@ -749,9 +749,10 @@ def holm_families(t: pd.DataFrame, # a ledger's rows (`Claims.table`)
             IDLE]  # a member gated by a floor still ran: it counts in its family
     fam = {i: decided[t.key[i]][0].family or groups[i] for i in live}
     for f in dict.fromkeys(fam.values()):
-        rows = [i for i in live if fam[i] == f and np.isfinite(_decisive_p(*decided[t.key[i]], t.verdict[i]))]
-        more = _others([decided[t.key[i]][1] for i in rows])  # the family's comparisons that are no row
-        size = max([len(rows) + len(more)] + [decided[t.key[i]][0].family_size for i in rows])
+        ran = [i for i in live if fam[i] == f]  # every member that ran counts in the size, whatever its verdict:
+        rows = [i for i in ran if np.isfinite(_decisive_p(*decided[t.key[i]], t.verdict[i]))]  # an equivalence not
+        more = _others([decided[t.key[i]][1] for i in ran])  # shown has no p to correct, but it was tested
+        size = max([len(ran) + len(more)] + [decided[t.key[i]][0].family_size for i in ran])
         if size < 2: continue
         ps = [_decisive_p(*decided[t.key[i]], t.verdict[i]) for i in rows]
         adj = holm(ps + more, size)
@@ -786,8 +787,9 @@ def holm_before(t: pd.DataFrame, # the ledger's rows after `holm_families` (`Cla
         mates = [j for j in raw.index if fam(j) == fam(i) and raw.verdict[j] not in idle]
         ps = [_decisive_p(*decl(j), raw.verdict[j]) for j in [i] + [j for j in mates if j != i]]
         if not np.isfinite(ps[0]): continue
-        ps = [ps[0]] + [p for p in ps[1:] if np.isfinite(p)] + _others([ev0] + [decl(j)[1] for j in mates if j != i])
-        size = max(len(ps), c0.family_size)
+        others = _others([ev0] + [decl(j)[1] for j in mates if j != i])
+        size = max(1 + len([j for j in mates if j != i]) + len(others), c0.family_size)  # every member that ran
+        ps = [ps[0]] + [p for p in ps[1:] if np.isfinite(p)] + others
         if size < 2: continue
         pa = holm(ps, size)[0]
         note = f"the declaration before: Holm within the family '{fam(i)}' ({size} tests): adjusted p = {pa:.3g}"
@@ -818,8 +820,8 @@ def holm_after(t: pd.DataFrame, # the ledger's rows after `holm_before` (`Claims
         p, mates = _decisive_p(c, ev, v), [j for j in raw.index if j != i and fam(j) == fam(i)
                                            and raw.verdict[j] not in idle]
         ps = [x for x in [p] + [_decisive_p(*decided[raw.key[j]], raw.verdict[j]) for j in mates] if np.isfinite(x)]
-        ps += _others([ev] + [decided[raw.key[j]][1] for j in mates])
-        size = max(len(ps), c.family_size)
+        others = _others([ev] + [decided[raw.key[j]][1] for j in mates]); ps += others
+        size = max(1 + len(mates) + len(others), c.family_size)  # every member that ran, decided or not
         if not np.isfinite(p) or size < 2: continue
         pa = holm(ps, size)[0]; note = f"Holm within the family '{fam(i)}' ({size} tests): adjusted p = {pa:.3g}"
         evs = [ev] + [decided[raw.key[j]][1] for j in mates

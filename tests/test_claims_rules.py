@@ -349,3 +349,18 @@ def test_a_power_count_beyond_any_run_says_what_it_counts():
     n = int(ns[np.argmax(pw >= 0.8)])
     assert r["seeds for 80% power"] == n > 1000
     assert f"{n:,} seed pairs" in r["reason"] and "inside the ±1 margin" in r["reason"], r["reason"]
+
+
+def test_rule_b_a_member_that_ran_counts_in_its_family_whatever_its_verdict():
+    "Three equivalence parts of one sentence: two shown (TOST p = 0.0185 each), one not (TOST p = 0.13). Holm over the"
+    " three that ran: 3 x 0.0185 = 0.056, not significant; counting only the two shown (2 x 0.0185 = 0.037) is"
+    " anti-conservative (CB's hypothesis lengths, a read of its register)."
+    b = np.array([60.0, 61.0, 62.0, 63.0, 64.0])
+    led = Claims("P", "x", aso_iterations=0)
+    for k, d in (("e_n", 0.5), ("e_c", 0.5), ("n_c", 1.8)):
+        led.seeds(Claim(k, "the lengths are even", "§3", "-", "A", "B", expect="equal", margin=3.0, family="len"),
+                  b + d, b)
+    t = led.table().set_index("key")
+    assert t.verdict["n_c"] == "inconclusive (tie)"
+    assert t.verdict["e_n"] != "supported" and t.verdict["e_c"] != "supported", t.verdict.to_dict()
+    assert "(3 tests)" in t.reason["e_n"], t.reason["e_n"]
