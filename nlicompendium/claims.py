@@ -958,20 +958,31 @@ def _items_before(scratch, # a scratch ledger: its resamples and seed
                   args: dict, # the call's arguments
                   amendments, # the claim's amendments
                  ) -> dict | None:
-    "A data statement (`Claims.data`) declared first as a bootstrap over its items (test 'bootstrap', unit 'examples'):"
-    " where the call hands both groups' values per item, that test decided again on them (each group resampled with"
-    " replacement, the difference of the means; TOST within the margin before); else None."
-    own = {a["field"]: a["before"] for a in amendments if a["field"] in ("test", "unit")}
-    if (own.get("test"), own.get("unit")) != ("bootstrap", "examples") or args.get("items_a") is None: return None
+    "A data statement (`Claims.data`) declared first as a test over its items (test 'bootstrap', unit 'examples'):"
+    " where the call hands both groups' values per item, that test decided again on them; else None. The bootstrap"
+    " resamples each group and takes the difference of the means (TOST within the margin before); where the test"
+    " amendment says the declaration before was computed as Welch's t-test (`computed: welch`), Welch's, as it ran."
+    own = {a["field"]: a for a in amendments if a["field"] in ("test", "unit")}
+    if (tuple(own[f]["before"] if f in own else None for f in ("test", "unit")) != ("bootstrap", "examples")
+            or args.get("items_a") is None): return None
     from dataclasses import replace
     a, b, B = np.asarray(args["items_a"], float), np.asarray(args["items_b"], float), scratch.n_resamples
+    m, n = (c.margin if c.expect == "equal" else None), f"{len(a)} + {len(b)} items"
+    if own["test"].get("computed") == "welch":
+        from scipy import stats
+        r = stats.ttest_ind(a, b, equal_var=False); ci = r.confidence_interval(0.95)
+        tost = None if m is None else max(stats.ttest_ind(a + m, b, equal_var=False, alternative="greater").pvalue,
+                                          stats.ttest_ind(a - m, b, equal_var=False, alternative="less").pvalue)
+        how = "Welch t-test over each group's items, as the declaration before was computed (its field: bootstrap)"
+        return scratch.statistic(replace(c, unit="examples", test="bootstrap"), float(a.mean() - b.mean()),
+                                 float(r.pvalue), float(ci.low), float(ci.high), n,
+                                 how + (f"; TOST within {m:g}" if m else ""), p_equivalent=tost,
+                                 computed_by=args.get("computed_by"))
     rng = np.random.default_rng(scratch.seed)
     d = a[rng.integers(0, len(a), (B, len(a)))].mean(1) - b[rng.integers(0, len(b), (B, len(b)))].mean(1)
     lo, hi = np.quantile(d, [0.025, 0.975])
-    m = c.margin if c.expect == "equal" else None
     return scratch.statistic(replace(c, unit="examples", test="bootstrap"), float(a.mean() - b.mean()), boot_p(d),
-                             float(lo), float(hi), f"{len(a)} + {len(b)} items",
-                             f"bootstrap over each group's items ({B} resamples)"
+                             float(lo), float(hi), n, f"bootstrap over each group's items ({B} resamples)"
                              + (f"; TOST within {m:g}" if m else ""),
                              p_equivalent=None if m is None else boot_tost_p(d, m), computed_by=args.get("computed_by"))
 

@@ -12,7 +12,7 @@ from scipy import stats as sps
 from .claims import EVIDENCE, EXPECTATIONS, Claim, Claims, boot_p, declared_late, quote_in_paper
 
 # %% auto #0
-__all__ = ['TESTS', 'SEEDS_EXAMPLES', 'FAMILY_TESTS', 'MODES', 'CONCLUSION_FIELDS', 'PART_FIELDS', 'AMENDMENT_FIELDS',
+__all__ = ['TESTS', 'SEEDS_EXAMPLES', 'FAMILY_TESTS', 'MODES', 'CONCLUSION_FIELDS', 'PART_FIELDS', 'AMENDMENT_FIELDS', 'COMPUTED',
            'AMENDABLE', 'SETTING_OF', 'register_path', 'RegisterError', 'load_register', 'part', 'deciding',
            'family_comparisons', 'fill', 'make_claim', 'decide']
 
@@ -47,6 +47,8 @@ PART_FIELDS = {"key", "reading", "a", "b", "under_test", "metric", "expect", "ma
                "comparisons", "at_least", "by"}  # needs: the systems whose floors gate it (default: under_test);
                                              # unit: claims.UNITS; requires: {name: {fact, above}}, facts as floors
 AMENDMENT_FIELDS = {"field", "before", "after", "reason", "date"}
+COMPUTED = ("welch", "bootstrap")  # a test amendment's `computed`: the test that printed the declaration before's
+                                   # verdict, where its recorded field named another (`claims._items_before`)
 AMENDABLE = ("margin", "tolerance", "paper", "decimals", "expect", "family", "family_size",
              "added", "test", "unit", "needs")  # added: the part was declared late; its own verdict is kept, as after a
                                        # changed test (its declaration before was decided on other inputs)
@@ -99,7 +101,10 @@ def _check_part(p, # one part, as read
     for r in (p.get("requires") or {}).values():
         _need(isinstance(r, dict) and {"fact", "above"} <= set(r), where, "a requirement names a fact and above")
     for a in p.get("amendments") or ():
-        _need(isinstance(a, dict) and set(a) == AMENDMENT_FIELDS, where, f"an amendment has {sorted(AMENDMENT_FIELDS)}")
+        _need(isinstance(a, dict) and set(a) - {"computed"} == AMENDMENT_FIELDS, where,
+              f"an amendment has {sorted(AMENDMENT_FIELDS)} (and, on a test amendment, computed)")
+        _need(a.get("computed") in (None, *COMPUTED) and ("computed" not in a or a["field"] == "test"), where,
+              f"computed (the test that ran, where the declared field named another) is one of {COMPUTED}, on a test")
         _need(a["field"] in AMENDABLE, where, f"an amendment's field is one of {AMENDABLE}, got {a['field']!r}")
 
 # %% ../nbs/02d_register.ipynb #c3475c50

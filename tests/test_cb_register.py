@@ -500,14 +500,17 @@ def test_the_gamma_rows_carry_no_holm_note_for_a_declaration_before(reg):
 
 
 def test_hypothesis_lengths_keep_the_verdict_of_their_first_test_on_the_items(reg):
-    """§2.2's lengths were declared first as a bootstrap TOST over CB train's items within 2 tokens, then as a within
-    test of the data: the verdict kept is the first test's own, decided again on the items the study hands over (a few
-    neutral items with a wide spread: inside 2 tokens, not shown equivalent), not the within test's at the old bound."""
+    """§2.2's lengths were declared first as a TOST over CB train's items within 2 tokens (recorded 'bootstrap', computed
+    as Welch's t-test: the committed table before the register printed 'Welch t-test; TOST within 2 tokens'), then as a
+    within test of the data: the verdict kept is the first test's own as it ran, Welch's TOST again on the items the
+    study hands over (a few neutral items with a wide spread: inside 2 tokens, not shown equivalent), not the within
+    test's at the old bound."""
     import numpy as np
     for key in ("hyp_length_even_neutral", "hyp_length_even_contradiction", "hyp_length_even_neutral_contradiction"):
         p = part(reg, key)
         assert [(a["field"], a["before"]) for a in p["amendments"]] == [
             ("margin", 2.0), ("expect", "equal"), ("test", "bootstrap"), ("unit", "examples")], key
+        assert next(a for a in p["amendments"] if a["field"] == "test")["computed"] == "welch", key
     neutral = np.array([3, 4, 5, 6, 6, 7, 8, 8, 9, 9, 10, 11, 12, 13, 16, 2], float)  # 16 items, sd 3.8
     contradiction = np.tile([4, 5, 6, 7, 7, 8, 9, 10], 15)[:119].astype(float)
     facts = {"here": "x"}
@@ -516,6 +519,11 @@ def test_hypothesis_lengths_keep_the_verdict_of_their_first_test_on_the_items(re
     assert (r.verdict, r.kind) == ("same direction, inconclusive", "exploratory"), (r.verdict, r.reason)
     assert "the declaration before's own test 'bootstrap' and unit 'examples' decided again on the items" in r.reason
     assert "under the amendment: supported" in r.reason and "16 + 119 items" in r.reason
+    assert "Welch t-test over each group's items, as the declaration before was computed" in r.reason, r.reason
+    from scipy import stats
+    tost = max(stats.ttest_ind(neutral + 2, contradiction, equal_var=False, alternative="greater").pvalue,
+               stats.ttest_ind(neutral - 2, contradiction, equal_var=False, alternative="less").pvalue)
+    assert f"TOST p = {tost:.3g}" in r.reason, (tost, r.reason)
     entailment = np.tile([6, 7, 8, 9], 30)[:115].astype(float)  # many items close together: shown equivalent
     r = _decide_one(reg, "hyp_length_even_contradiction", {
         "here": entailment.mean() - contradiction.mean(), "a": entailment, "b": contradiction, "definitions": {},
