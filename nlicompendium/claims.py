@@ -968,15 +968,11 @@ def _items_before(scratch, # a scratch ledger: its resamples and seed
     from dataclasses import replace
     a, b, B = np.asarray(args["items_a"], float), np.asarray(args["items_b"], float), scratch.n_resamples
     m, n = (c.margin if c.expect == "equal" else None), f"{len(a)} + {len(b)} items"
-    if own["test"].get("computed") == "welch":
-        from scipy import stats
-        r = stats.ttest_ind(a, b, equal_var=False); ci = r.confidence_interval(0.95)
-        tost = None if m is None else max(stats.ttest_ind(a + m, b, equal_var=False, alternative="greater").pvalue,
-                                          stats.ttest_ind(a - m, b, equal_var=False, alternative="less").pvalue)
+    if own["test"].get("computed") == "welch":  # `over_seeds`' Welch test and TOST (statsmodels), on the items
+        ev = over_seeds(a, b, "welch", m, aso_iterations=0)
         how = "Welch t-test over each group's items, as the declaration before was computed (its field: bootstrap)"
-        return scratch.statistic(replace(c, unit="examples", test="bootstrap"), float(a.mean() - b.mean()),
-                                 float(r.pvalue), float(ci.low), float(ci.high), n,
-                                 how + (f"; TOST within {m:g}" if m else ""), p_equivalent=tost,
+        return scratch.statistic(replace(c, unit="examples", test="bootstrap"), ev.estimate, ev.p, ev.low, ev.high, n,
+                                 how + (f"; TOST within {m:g}" if m else ""), p_equivalent=ev.p_equivalent,
                                  computed_by=args.get("computed_by"))
     rng = np.random.default_rng(scratch.seed)
     d = a[rng.integers(0, len(a), (B, len(a)))].mean(1) - b[rng.integers(0, len(b), (B, len(b)))].mean(1)
