@@ -1104,6 +1104,20 @@ def not_run(self: Claims,
     if not (needs.strip() and command.strip()): raise ValueError(f"claim {c.key!r}: say what it needs and the command")
     return self._add(c, "not run here", f"not run here: needs {needs}; run: {command}")
 
+# %% ../nbs/02b_claims.ipynb #notcmp01
+@patch
+@_records
+def not_comparable(self: Claims,
+                   c: Claim, # the claim
+                   reason: str, # what the run has that cannot be compared, with its numbers: 'the class reaches the
+                                # bound on 1 of 5 seeds; a test over seeds needs 2'
+                  ) -> dict:
+    "Record a claim whose test ran but finds nothing to compare (an instrument that never gives the quantity, too few"
+    " units with a value): 'not comparable here', with its numbers and 'computed by', as for a system below its floor."
+    if not reason.strip(): raise ValueError(f"claim {c.key!r}: say why it is not comparable here")
+    return self._add(c, "not comparable here", reason)
+
+
 # %% ../nbs/02b_claims.ipynb #71a75df3
 @patch
 @_records

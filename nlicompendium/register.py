@@ -13,8 +13,8 @@ from .claims import EVIDENCE, EXPECTATIONS, Claim, Claims, boot_p, declared_late
 
 # %% auto #0
 __all__ = ['TESTS', 'SEEDS_EXAMPLES', 'FAMILY_TESTS', 'MODES', 'CONCLUSION_FIELDS', 'PART_FIELDS', 'AMENDMENT_FIELDS', 'COMPUTED',
-           'AMENDABLE', 'SETTING_OF', 'register_path', 'RegisterError', 'load_register', 'part', 'deciding',
-           'family_comparisons', 'fill', 'make_claim', 'decide']
+           'AMENDABLE', 'IDLE_HANDS', 'SETTING_OF', 'register_path', 'RegisterError', 'load_register', 'part',
+           'deciding', 'family_comparisons', 'fill', 'make_claim', 'decide']
 
 # %% ../nbs/02d_register.ipynb #36f76e28
 def register_path(name: str, # the register's name: 'taxinli' for registers/taxinli.yaml
@@ -304,12 +304,14 @@ def _example_pair_comparisons(part: dict, # a part with test 'example-pairs': `c
 
 
 # %% ../nbs/02d_register.ipynb #a5cec87b
+IDLE_HANDS = {"not_run", "untestable", "not_comparable"}  # a hand-over no test decides: nothing to compare
+
 def family_comparisons(reg: dict, # a register (`load_register`)
                        scores: dict, # the study's scores, by part key
                       ) -> dict:
     "Every computed part's comparisons, their p-values Holm-adjusted within the part's family (or the part): key ->"
     " (comparisons, groups left out)."
-    idle = lambda s: bool(set(s) & {"not_run", "untestable"})  # a test this run cannot make: no comparison to compute
+    idle = lambda s: bool(set(s) & IDLE_HANDS)  # a test this run cannot make: no comparison to compute
     parts = [p for c in reg["conclusions"] for p in c["parts"]
              if p["test"] in FAMILY_TESTS and p["key"] in scores and not idle(scores[p["key"]])]
     out = {}
@@ -411,6 +413,8 @@ def _decide_part(led: Claims, c: Claim, part: dict, s: dict, fam, where: str) ->
     if t == "none" and c.evidence == "not run":
         return led.not_run(c, fill(part["why"], facts, where), fill(part["command"], facts, where))
     if t == "none": return led.untestable(c, fill(part["why"], facts, where))
+    if s.get("not_comparable"):  # it ran, and found nothing to compare: the study says why, with its numbers
+        return led.not_comparable(c, fill(s["not_comparable"], facts, where))
     if s.get("not_run") or s.get("untestable"):  # a test this run cannot make (a model the profile does not train)
         from dataclasses import replace
         if s.get("untestable"):
@@ -474,7 +478,7 @@ def decide(led: Claims, # the study's ledger
             for n, r in (part.get("requires") or {}).items():  # a fact of the run that must be above a floor
                 if r["fact"] in s.get("facts", {}):
                     led.system(n, float(s["facts"][r["fact"]]), data=r.get("data", "this run"), floor=float(r["above"]))
-                elif s and not set(s) & {"not_run", "untestable"} and part.get("test") != "none":  # decided without it
+                elif s and not set(s) & IDLE_HANDS and part.get("test") != "none":  # decided without it
                     raise RegisterError(f"{where} requires the run's fact {r['fact']!r} ({n}), which the study did not "
                                         "hand over: a precondition is never passed for want of its figure")
             _decide_part(led, c, part, s, fam.get(part["key"]), where)
