@@ -42,8 +42,9 @@ VERDICTS = {
                     "no-difference claim: its interval outside the margin (no margin: a significant difference); a "
                     "statistic of the data: no definition or printing convention tried gives the paper's",
     "not comparable here": "a system the claim rests on does not beat its floor: the higher of its task's majority "
-                           "class and uniform chance for the metric (or a declared floor); the reason gives the "
-                           "numbers",
+                           "class and uniform chance for the metric (or a declared floor); or the test ran and found "
+                           "nothing to compare (a class no probe predicts correctly on enough seeds); the reason gives "
+                           "the numbers",
     "not run here": "what would run it is not run in this profile; the reason says what it needs and the command; "
                     "a statistic of the data that differs before the official definitions were tried: what to try",
     "not testable here": "what the claim needs is not here; the reason says what",
