@@ -20,9 +20,9 @@ __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'VERIFY_DRIFT', 'SEED_TESTS', 'E
            'sign_settled', 'over_seeds', 'one_seed_out', 'boot_p', 'boot_tost_p', 'seed_example_bootstrap',
            'loo_bootstrap', 'pooled_mcnemar', 'over_examples', 'Claim', 'quote_in_paper', 'tost_seeds',
            'seeds_for_power', 'min_attainable_p', 'evidence_kind', 'conclusion_groups', 'holm', 'holm_families',
-           'holm_before', 'holm_after', 'declared_late', 'restated', 'Claims', 'uniform_chance', 'by_conclusion',
-           'verdict_counts', 'upgrade_claims', 'count_table', 'verdict_figure', 'load_evidence', 'write_evidence',
-           'replay', 'recheck', 'recheck_caption', 'blank_missing', 'write_claims']
+           'holm_before', 'holm_after', 'declared_late', 'compared_before', 'restated', 'Claims', 'uniform_chance',
+           'by_conclusion', 'verdict_counts', 'upgrade_claims', 'count_table', 'verdict_figure', 'load_evidence',
+           'write_evidence', 'replay', 'recheck', 'recheck_caption', 'blank_missing', 'write_claims']
 
 # %% ../nbs/02b_claims.ipynb #4347f4f6
 ALPHA = 0.05  # the significance level of every verdict
@@ -841,6 +841,25 @@ def declared_late(amendments) -> bool:
     "Whether a part was declared after its evidence existed (an 'added' amendment): it has no declaration before."
     return any(a["field"] == "added" for a in amendments or ())
 
+def compared_before(t: pd.DataFrame, # the ledger's rows after `restated` (`Claims.table`)
+                    compared: dict, # key -> the claim its first comparator was compared in (`_amended`)
+                   ) -> pd.DataFrame:
+    "A row whose comparator was amended after its evidence existed keeps the verdict of its declaration before, another"
+    " claim of the ledger (the first amendment's `before`), as this table gives it after every correction; where only"
+    " that claim ran, the row takes its evidence and 'computed by' too. The row's own verdict stands in its reason."
+    t = t.copy()
+    for i in [i for i in t.index if t.key[i] in compared]:
+        j = t.index[t.key == compared[t.key[i]]]
+        if not len(j): raise ValueError(f"claim {t.key[i]!r}: its declaration before, the claim "
+                                        f"{compared[t.key[i]]!r}, is not in this ledger")
+        j = j[0]
+        if t.verdict[i] in ("not run here", "not testable here"):
+            t.at[i, "evidence"], t.at[i, "computed by"] = t.evidence[j], t["computed by"][j]
+        t.at[i, "verdict"], t.at[i, "kind"] = t.verdict[j], "exploratory"
+        t.at[i, "reason"] = str(t.reason[i]).replace("whose verdict the row keeps", f"whose verdict the row keeps "
+                                                     f"({t.verdict[j]})", 1)
+    return t
+
 def restated(t: pd.DataFrame, # the ledger's rows after `holm_after` (`Claims.table`)
              raw: pd.DataFrame, # the same rows as decided, before any correction
              decided: dict, # key -> (claim, evidence), as amended
@@ -921,7 +940,8 @@ class Claims:
         raw = pd.DataFrame(self.rows, columns=CLAIM_COLUMNS)
         t = holm_before(holm_families(raw, self.decided), raw, self.decided, getattr(self, "before", {}))
         t = holm_after(t, raw, self.decided, getattr(self, "after", {}))
-        return restated(t, raw, self.decided, getattr(self, "before", {}))
+        return compared_before(restated(t, raw, self.decided, getattr(self, "before", {})),
+                               getattr(self, "compared", {}))
 
 # %% ../nbs/02b_claims.ipynb #ba8ff902
 def _frozen(v):
@@ -949,8 +969,9 @@ def _records(fn):
 
 KEPT = "the verdict of the declaration before is kept ("  # its own reason follows (`holm_before` qualifies it)
 _kept = lambda reason: f"{KEPT}{reason})" if reason else KEPT[:-2]  # the words of a kept verdict, with its reason
-_OWN_VERDICT = ("added", "test", "unit")  # amendments a call cannot decide again: no declaration before, or one of
-                                         # another test and unit of evidence; the row keeps its own verdict
+_OWN_VERDICT = ("added", "test", "unit", "comparator")  # amendments a call cannot decide again: no declaration
+# before, or one of another test and unit of evidence (the row keeps its own verdict), or of another comparator: another
+# claim of the ledger, whose verdict the row keeps (`compared_before`)
 # an `expect` of 'holds' (a data statement's) before a test over examples or seeds: no such test decides it again
 _data_expect = lambda a, c: a["field"] == "expect" and a["before"] not in EXPECTATIONS and c.unit != "data"
 
@@ -1019,6 +1040,15 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
         row.update(kind="exploratory", reason=f"amended after its evidence existed: {what}; {_kept(row['reason'])}; "
                    "under the amendment: not testable here; counted apart, as exploratory")
         vars(led)["after"].pop(c.key, None)
+        return row
+    cmp = [a for a in c.amendments if a["field"] == "comparator"]
+    if cmp and not late:  # the declaration before is another claim of the ledger: its verdict is kept (`compared_before`)
+        after_txt = row["verdict"] + (f" ({row['reason']})" if row["reason"] else "")  # corrected in `holm_after`
+        led.after[c.key] = (row["verdict"], row["reason"], after_txt)
+        vars(led).setdefault("compared", {})[c.key] = cmp[0]["before"]
+        row.update(kind="exploratory", reason=f"amended after its evidence existed: {what}; the declaration before is "
+                   f"the claim {cmp[0]['before']!r} of this ledger, whose verdict the row keeps; under the amendment: "
+                   f"{after_txt}; counted apart, as exploratory")
         return row
     if not before:  # declared late, or its test changed: no declaration before that this call can decide again
         added = "; ".join(f"on {a['date']} ({a['reason']})" for a in c.amendments if a["field"] == "added")

@@ -50,7 +50,7 @@ AMENDMENT_FIELDS = {"field", "before", "after", "reason", "date"}
 COMPUTED = ("welch", "bootstrap")  # a test amendment's `computed`: the test that printed the declaration before's
                                    # verdict, where its recorded field named another (`claims._items_before`)
 AMENDABLE = ("margin", "tolerance", "paper", "decimals", "expect", "family", "family_size",
-             "added", "test", "unit", "needs")  # added: the part was declared late; its own verdict is kept, as after a
+             "added", "test", "unit", "needs", "comparator")  # comparator: before, the part that compared the first one  # added: the part was declared late; its own verdict is kept, as after a
                                        # changed test (its declaration before was decided on other inputs)
 
 class RegisterError(ValueError):
@@ -131,6 +131,12 @@ def load_register(path, # a register file (`register_path`)
         for p in c["parts"]:
             _check_part(p, where, c["evidence"], reg["systems"])
             _need(p["key"] not in seen, where, f"part key {p['key']!r} repeats"); seen.add(p["key"])
+    for c in reg["conclusions"]:  # a comparator amendment's declaration before is a part that ran the first comparator
+        for p in c["parts"]:
+            for a in (a for a in p.get("amendments") or () if a["field"] == "comparator"):
+                _need(a["before"] in seen and a["before"] != p["key"] and a.get("after"), f"{path}, part {p['key']!r}",
+                      "a comparator amendment's before is another part of the register (the one that compared the "
+                      f"first comparator), and its after the comparator now; got {a['before']!r} -> {a.get('after')!r}")
     reg["_file"] = path.name
     keys = [c["key"] for c in reg["conclusions"]]
     _need(len(set(keys)) == len(keys), str(path),
