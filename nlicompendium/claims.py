@@ -746,11 +746,11 @@ def holm_families(t: pd.DataFrame, # a ledger's rows (`Claims.table`)
     "Each decided p-value corrected within its family by Holm (statsmodels); a significant verdict that no longer is"
     " reads inconclusive. A family is declared (`Claim.family`) or, by default, the parts of one conclusion."
     t = t.copy(); groups = conclusion_groups(t) if len(t) else pd.Series(dtype=object)
-    live = [i for i in t.index if t.key[i] in decided and t.kind[i] != "exploratory" and t.verdict[i] not in
-            IDLE]  # a member gated by a floor still ran: it counts in its family
-    fam = {i: decided[t.key[i]][0].family or groups[i] for i in live}
-    for f in dict.fromkeys(fam.values()):
-        ran = [i for i in live if fam[i] == f]  # every member that ran counts in the size, whatever its verdict:
+    ran_ = [i for i in t.index if t.key[i] in decided and t.verdict[i] not in IDLE]  # a member gated by a floor
+    live = [i for i in ran_ if t.kind[i] != "exploratory"]  # still ran: it counts in its family, as an amended one does
+    fam = {i: decided[t.key[i]][0].family or groups[i] for i in ran_}  # (its rows: `holm_before`, `holm_after`)
+    for f in dict.fromkeys(fam[i] for i in live):
+        ran = [i for i in ran_ if fam[i] == f]  # every member that ran counts in the size, whatever its verdict:
         rows = [i for i in ran if np.isfinite(_decisive_p(*decided[t.key[i]], t.verdict[i]))]  # an equivalence not
         more = _others([decided[t.key[i]][1] for i in ran])  # shown has no p to correct, but it was tested
         size = max([len(ran) + len(more)] + [decided[t.key[i]][0].family_size for i in ran])
@@ -758,6 +758,7 @@ def holm_families(t: pd.DataFrame, # a ledger's rows (`Claims.table`)
         ps = [_decisive_p(*decided[t.key[i]], t.verdict[i]) for i in rows]
         adj = holm(ps + more, size)
         for i, pa in zip(rows, adj):
+            if i not in live: continue  # an amended member's row is corrected as its declarations say (`holm_before`)
             c, ev = decided[t.key[i]]; note = f"Holm within the family '{f}' ({size} tests): adjusted p = {pa:.3g}"
             evs = [decided[t.key[j]][1] for j in rows]
             out = _one_out_holm(ps + more, evs, rows.index(i), size, alpha) if pa < alpha else ""
