@@ -20,9 +20,9 @@ __all__ = ['ALPHA', 'VERDICTS', 'EXPECTATIONS', 'VERIFY_DRIFT', 'SEED_TESTS', 'E
            'sign_settled', 'over_seeds', 'one_seed_out', 'boot_p', 'boot_tost_p', 'seed_example_bootstrap',
            'loo_bootstrap', 'pooled_mcnemar', 'over_examples', 'Claim', 'quote_in_paper', 'tost_seeds',
            'seeds_for_power', 'min_attainable_p', 'evidence_kind', 'conclusion_groups', 'holm', 'holm_families',
-           'holm_before', 'holm_after', 'declared_late', 'compared_before', 'restated', 'Claims', 'uniform_chance',
-           'by_conclusion', 'verdict_counts', 'upgrade_claims', 'count_table', 'verdict_figure', 'load_evidence',
-           'write_evidence', 'replay', 'recheck', 'recheck_caption', 'blank_missing', 'write_claims']
+           'holm_before', 'holm_after', 'declared_late', 'compared_before', 'controls_apart', 'restated', 'Claims',
+           'uniform_chance', 'by_conclusion', 'verdict_counts', 'upgrade_claims', 'count_table', 'verdict_figure',
+           'load_evidence', 'write_evidence', 'replay', 'recheck', 'recheck_caption', 'blank_missing', 'write_claims']
 
 # %% ../nbs/02b_claims.ipynb #4347f4f6
 ALPHA = 0.05  # the significance level of every verdict
@@ -678,15 +678,18 @@ def _decide(c: Claim, # the claim
 
 # %% ../nbs/02b_claims.ipynb #holm0001
 def conclusion_groups(table: pd.DataFrame, # a claims table (paper, conclusion, quote)
+                      controls_apart: bool = False, # a control (kind 'control') never joins a claim of its quote
                      ) -> pd.Series:
-    "Each row's conclusion, one per quote: rows that share a conclusion or a quote (in one paper) are one conclusion."
+    "Each row's conclusion, one per quote: rows that share a conclusion or a quote (in one paper) are one conclusion;"
+    " counted (`by_conclusion`), a control is one by its conclusion key alone: a check of its own, not of the quote."
     parent = {}
     def root(x):
         while parent.setdefault(x, x) != x: x = parent[x]
         return x
     quoted = table["quote"].astype(str) if "quote" in table else pd.Series(NOT_QUOTED, index=table.index)
-    for p, k, q in zip(table["paper"], table["conclusion"], quoted):
-        if q not in (NOT_QUOTED, "nan", ""): parent[root(("c", p, k))] = root(("q", p, q))
+    ctl = (table["kind"] == KINDS[1]).to_numpy() if controls_apart and "kind" in table else np.zeros(len(table), bool)
+    for p, k, q, x in zip(table["paper"], table["conclusion"], quoted, ctl):
+        if q not in (NOT_QUOTED, "nan", "") and not x: parent[root(("c", p, k))] = root(("q", p, q))
     first = {}
     for p, k in zip(table["paper"], table["conclusion"]): first.setdefault(root(("c", p, k)), k)
     return pd.Series([first[root(("c", p, k))] for p, k in zip(table["paper"], table["conclusion"])],
@@ -861,6 +864,17 @@ def compared_before(t: pd.DataFrame, # the ledger's rows after `restated` (`Clai
                                                      f"({t.verdict[j]})", 1)
     return t
 
+def controls_apart(t: pd.DataFrame, # the ledger's rows after `compared_before` (`Claims.table`)
+                   controls: set, # the keys of the controls the paper did not run (`Claim.control`)
+                  ) -> pd.DataFrame:
+    "A control counts apart as a control, amended or not: an amendment is shown in its reason and keeps its verdict"
+    " before, and the control never joins the count of the papers' claims or of the exploratory conclusions."
+    t = t.copy(); m = t["key"].isin(controls)
+    t.loc[m, "kind"] = KINDS[1]
+    t.loc[m, "reason"] = [r.replace("counted apart, as exploratory", "counted apart, as a control")
+                          if isinstance(r, str) else r for r in t.loc[m, "reason"]]
+    return t
+
 def restated(t: pd.DataFrame, # the ledger's rows after `holm_after` (`Claims.table`)
              raw: pd.DataFrame, # the same rows as decided, before any correction
              decided: dict, # key -> (claim, evidence), as amended
@@ -907,6 +921,7 @@ class Claims:
     def _add(self, c: Claim, verdict_: str, reason: str = "", ev: Evidence | None = None,
              computed_by: str | None = None, **cells):
         if any(r["key"] == c.key for r in self.rows): raise ValueError(f"claim {c.key!r} is already in the ledger")
+        if c.control: vars(self).setdefault("controls", set()).add(c.key)  # apart as a control, amended or not
         low = self._below_floor(c) if verdict_ not in ("not testable here", "not run here") else ""
         if low: verdict_ = "not comparable here"
         row = dict.fromkeys(CLAIM_COLUMNS, np.nan)
@@ -941,8 +956,8 @@ class Claims:
         raw = pd.DataFrame(self.rows, columns=CLAIM_COLUMNS)
         t = holm_before(holm_families(raw, self.decided), raw, self.decided, getattr(self, "before", {}))
         t = holm_after(t, raw, self.decided, getattr(self, "after", {}))
-        return compared_before(restated(t, raw, self.decided, getattr(self, "before", {})),
-                               getattr(self, "compared", {}))
+        t = compared_before(restated(t, raw, self.decided, getattr(self, "before", {})), getattr(self, "compared", {}))
+        return controls_apart(t, getattr(self, "controls", set()))
 
 # %% ../nbs/02b_claims.ipynb #ba8ff902
 def _frozen(v):
@@ -1325,7 +1340,8 @@ def by_conclusion(table: pd.DataFrame, # a claims table in today's columns (`upg
     " settings its parts span; a conclusion with an amended part counts as exploratory. A part declared late decides"
     " its conclusion only where no part was declared before it: adding one never moves a conclusion out of the count."
     rank = {v: i for i, v in enumerate(CONCLUSION_ORDER)}
-    t = table.reset_index(drop=True); t = t.assign(_g=conclusion_groups(t), _r=t["verdict"].map(rank))
+    t = table.reset_index(drop=True); t = t.assign(_g=conclusion_groups(t, controls_apart=True),
+                                                   _r=t["verdict"].map(rank))
     late = t["reason"].astype(str).str.startswith(LATE) if "reason" in t else pd.Series(False, index=t.index)
     out = []
     for (p, g), x in t.groupby(["paper", "_g"], sort=False):

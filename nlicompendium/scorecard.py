@@ -43,7 +43,7 @@ def row_groups(table: pd.DataFrame, # claims tables in today's columns
               ) -> pd.Series:
     "Each row's conclusion as `claims.by_conclusion` counts it (`claims.conclusion_groups` where the library has it)."
     f = getattr(C, "conclusion_groups", None)
-    if f is not None: return pd.Series(np.asarray(f(table)), index=table.index)
+    if f is not None: return pd.Series(np.asarray(f(table, controls_apart=True)), index=table.index)
     return table["setting"].astype(str) + "\x1f" + table["conclusion"].astype(str)  # a conclusion per setting
 
 def conclusions(table: pd.DataFrame, # claims tables in today's columns (`claims.upgrade_claims`), with a 'job' column
