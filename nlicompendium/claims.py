@@ -797,7 +797,12 @@ def holm_before(t: pd.DataFrame, # the ledger's rows after `holm_families` (`Cla
         ps = [ps[0]] + [p for p in ps[1:] if np.isfinite(p)] + others
         if size < 2: continue
         pa = holm(ps, size)[0]
-        note = f"the declaration before: Holm within the family '{fam(i)}' ({size} tests): adjusted p = {pa:.3g}"
+        found = 1 + len([j for j in mates if j != i]) + len(others)  # its members found here under that family
+        moved = any(a["field"] in ("family", "family_size") for a in c0.amendments or ()) or found < size
+        note = (f"the declaration before: Holm within the family '{fam(i)}' ({size} tests" + (
+            f"; its members then are not recorded: this ledger's {found} under that name, the other {size - found} at "
+            "p = 1" if found < size else "; its members then are not recorded: this ledger's under that name")
+            * moved + f"): adjusted p = {pa:.3g}")
         evs = [ev0] + [decl(j)[1] for j in mates if j != i and np.isfinite(_decisive_p(*decl(j), raw.verdict[j]))]
         out = _one_out_holm(ps, evs, 0, size, alpha) if pa < alpha else ""
         if t.verdict[i] in ("supported", "contradicted") and (pa >= alpha or out):
