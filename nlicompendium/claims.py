@@ -1063,7 +1063,7 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
         vars(led)["after"].pop(c.key, None)
         return row
     cmp = [a for a in c.amendments if a["field"] == "comparator"]
-    if cmp and not late:  # the declaration before is another claim of the ledger: its verdict is kept (`compared_before`)
+    if cmp and not late:  # the declaration before: another claim of the ledger, its verdict kept (`compared_before`)
         after_txt = row["verdict"] + (f" ({row['reason']})" if row["reason"] else "")  # corrected in `holm_after`
         led.after[c.key] = (row["verdict"], row["reason"], after_txt)
         vars(led).setdefault("compared", {})[c.key] = cmp[0]["before"]
