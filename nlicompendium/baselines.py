@@ -153,52 +153,25 @@ def cbow_classifier(kind: str = "svm", # 'svm' (linear SVM) or 'softmax' (multin
     return make_pipeline(MinMaxScaler(), cls(random_state=seed, **{**CBOW_CLASSIFIERS[kind], **overrides}))
 
 # %% ../nbs/03a_baselines.ipynb #31689044
-def _cbow_features(data, vectors, sd):
-    "A seed's vectors and the splits' features, once for every classifier: ({split: (X, empty)}, seconds)."
-    import time
-    t0 = time.perf_counter()
-    wv = vectors(sd) if callable(vectors) else vectors
-    return {s: cbow_pairs(p, h, wv) for s, (p, h, _) in data.items()}, time.perf_counter() - t0
-
-def _cbow_fit(kind, X, labels, sd, names, shared):
-    "One classifier of one seed on its features (`_cbow_features`): (row, test predictions, per-class table)."
+def _cbow_seed(kinds, data, vectors, sd, names):
+    "One seed of `cbow_kinds`: its vectors and the splits' features once, then each classifier"
+    " (kind -> row, pred, table)."
     import time
     from nlicompendium.stats import classification_report
-    t = time.perf_counter()
-    clf = cbow_classifier(kind, seed=sd).fit(X["train"][0], labels["train"])
-    dev_sum, _ = classification_report(labels["dev"], clf.predict(X["dev"][0]), names)
-    pred = clf.predict(X["test"][0])
-    summ, table = classification_report(labels["test"], pred, names)
-    row = {"seed": sd, "dev_macro_f1": dev_sum["macro_f1"], **{f"test_{k}": v for k, v in summ.items()},
-           "empty sentences": sum(e for _, e in X.values()), "seconds": shared + time.perf_counter() - t}
-    return row, pred, table
-
-def _cbow_spread(kinds, data, vectors, seeds, names, workers):
-    "Every seed's features, then each (seed, kind)'s classifier, on `workers` processes: {seed: {kind: triple}}. A"
-    " classifier is queued when its seed's features are done, behind the features still to make, so a core that"
-    " would wait out the last seed's vectors fits the others' classifiers."
-    import functools
-    from concurrent.futures import as_completed
-    from tqdm.auto import tqdm
-    from nlicompendium.executors import open_executor, Unit
-    labels, per = {s: v[2] for s, v in data.items()}, {sd: {} for sd in seeds}
-    with open_executor("process", workers=workers) as ex, tqdm(total=len(seeds) * (1 + len(kinds)),
-                                                                desc="CBOW seeds and classifiers", unit="unit") as bar:
-        feats = {ex.submit(Unit(functools.partial(_cbow_features, data, vectors, sd), 1)): sd for sd in seeds}
-        fits = {}
-        for f in as_completed(feats):
-            sd = feats[f]; X, shared = f.result(); bar.update()
-            fits |= {ex.submit(Unit(functools.partial(_cbow_fit, k, X, labels, sd, names, shared), 1)): (sd, k)
-                     for k in kinds}
-        for f in as_completed(fits):
-            sd, k = fits[f]; per[sd][k] = f.result(); bar.update()
-    return per
-
-def _cbow_seed(kinds, data, vectors, sd, names):
-    "One seed of `cbow_kinds` here: its vectors and the splits' features once, then each classifier"
-    " (kind -> row, pred, table)."
-    X, shared = _cbow_features(data, vectors, sd)
-    return {k: _cbow_fit(k, X, {s: v[2] for s, v in data.items()}, sd, names, shared) for k in kinds}
+    t0 = time.perf_counter()
+    wv = vectors(sd) if callable(vectors) else vectors
+    X = {s: cbow_pairs(p, h, wv) for s, (p, h, _) in data.items()}
+    shared, out = time.perf_counter() - t0, {}
+    for kind in kinds:
+        t = time.perf_counter()
+        clf = cbow_classifier(kind, seed=sd).fit(X["train"][0], data["train"][2])
+        dev_sum, _ = classification_report(data["dev"][2], clf.predict(X["dev"][0]), names)
+        pred = clf.predict(X["test"][0])
+        summ, table = classification_report(data["test"][2], pred, names)
+        out[kind] = ({"seed": sd, "dev_macro_f1": dev_sum["macro_f1"], **{f"test_{k}": v for k, v in summ.items()},
+                      "empty sentences": sum(e for _, e in X.values()), "seconds": shared + time.perf_counter() - t},
+                     pred, table)
+    return out
 
 def cbow_kinds(kinds: Sequence[str], # classifiers, 'svm' and/or 'softmax'
                train, dev, test, # splits with premise, hypothesis, label and id (Datasets or DataFrames)
@@ -208,12 +181,16 @@ def cbow_kinds(kinds: Sequence[str], # classifiers, 'svm' and/or 'softmax'
                workers: int = 1, # processes the seeds are spread over; 1: one after another, here
               ) -> dict:
     "`cbow_seeds` of each kind, each seed's vectors and features made once for all kinds: kind -> its triple."
+    import functools
     names = list(label_names or train.features["label"].names)
     data = {s: (list(d["premise"]), list(d["hypothesis"]), list(d["label"]))
             for s, d in (("train", train), ("dev", dev), ("test", test))}
-    if workers > 1 and len(seeds) > 1:  # a seed's result is the same wherever it runs: its vectors are its own
-        per = _cbow_spread(list(kinds), data, vectors, list(seeds), names, min(workers, len(seeds)))
-    else: per = {sd: _cbow_seed(list(kinds), data, vectors, sd, names) for sd in seeds}
+    units = {sd: functools.partial(_cbow_seed, list(kinds), data, vectors, sd, names) for sd in seeds}
+    if workers > 1 and len(units) > 1:  # a seed's result is the same wherever it runs: its vectors are its own
+        from nlicompendium.executors import open_executor, run_units
+        with open_executor("process", workers=min(workers, len(units))) as ex:
+            per = run_units(ex, units, desc="CBOW seeds")
+    else: per = {sd: u() for sd, u in units.items()}
     out = {}
     for kind in kinds:
         metrics = pd.DataFrame([per[sd][kind][0] for sd in seeds])

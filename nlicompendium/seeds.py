@@ -155,19 +155,10 @@ def _after_step(L) -> bool:
         L.losses = []
     return step == len(plan)
 
-def _train_group(loops):
-    "Every head of `loops` to its end: one joint step at a time, then each head's bookkeeping."
-    live = list(loops)
-    while live:
-        _joint_step(live)
-        live = [L for L in live if not _after_step(L)]
-
 def fit_heads(train: Encoded, # frozen sentence vectors (`Encoded` with a `matrix`)
               dev: Encoded | None, # dev split: evaluation, early stopping, the checkpoint kept
               cfgs: Sequence[TrainConfig], # one per head (its seed)
               batches: Sequence, # one batch source per head
-              workers: int | None = None, # threads, each training its share of the heads on one core (matrix products
-                                          # this small gain little from a second core); None: torch's threads
              ) -> list:
     "Frozen-encoder heads of several seeds trained as one model, each seed `fit`'s own numbers: a `TrainResult` each."
     import time
@@ -175,14 +166,11 @@ def fit_heads(train: Encoded, # frozen sentence vectors (`Encoded` with a `matri
     if not _joint_ok(train, cfgs, batches):
         return [fit(train, dev, c, b) for c, b in zip(cfgs, batches)]
     t0 = time.perf_counter(); loops = [_head_loop(train, dev, c, b) for c, b in zip(cfgs, batches)]
-    n = max(1, min(len(loops), workers or torch.get_num_threads()))
-    if n == 1: _train_group(loops)
-    else:  # torch's ops release the GIL: each thread's ops run on its own core, one thread each
-        from concurrent.futures import ThreadPoolExecutor
-        was = torch.get_num_threads(); torch.set_num_threads(1)
-        try:
-            with ThreadPoolExecutor(n) as ex: list(ex.map(_train_group, [loops[i::n] for i in range(n)]))
-        finally: torch.set_num_threads(was)
+    live, done = list(loops), []
+    while live:
+        _joint_step(live)
+        fin = [L for L in live if _after_step(L)]
+        done += fin; live = [L for L in live if L not in fin]
     secs, out = (time.perf_counter() - t0) / len(loops), []
     for L in loops:
         if L.best_state is not None: L.net.load_state_dict(L.best_state)
