@@ -251,9 +251,11 @@ def headline(con: pd.DataFrame, # `conclusions` of the papers' claims (controls 
     bits = [f"{len(model)} model results ({_group_words(model.verdict)}; {own})",
             part("re-analysis", "re-analyses of the papers' released predictions")]
     bits += [f"{n(k)} {GROUPS[k]} here" for k in ("not run", "not testable") if n(k)]
+    bits[-1] += (" (about models, annotation or data: what each needs is absent)"
+                 if bits[-1].endswith(f"{GROUPS['not testable']} here") else "")
     bits = [b for b in bits if b]
-    s = (f"{len(con[ev != 'data'])} conclusions of the {papers(con.paper)} papers about models and their results, "
-         f"each counted once: " + ", ".join(bits[:-1]) + (" and " if len(bits) > 1 else "") + bits[-1] + ".")
+    s = (f"{len(con[ev != 'data'])} conclusions of the {papers(con.paper)} papers, each counted once: "
+         + ", ".join(bits[:-1]) + (" and " if len(bits) > 1 else "") + bits[-1] + ".")
     if n("data"): s += f" Apart from these, {part('data', 'statements about the released data')} were checked."
     return s
 
