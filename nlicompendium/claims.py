@@ -749,8 +749,9 @@ def holm_families(t: pd.DataFrame, # a ledger's rows (`Claims.table`)
     "Each decided p-value corrected within its family by Holm (statsmodels); a significant verdict that no longer is"
     " reads inconclusive. A family is declared (`Claim.family`) or, by default, the parts of one conclusion."
     t = t.copy(); groups = conclusion_groups(t) if len(t) else pd.Series(dtype=object)
-    ran_ = [i for i in t.index if t.key[i] in decided and t.verdict[i] not in IDLE]  # a member gated by a floor
-    live = [i for i in ran_ if t.kind[i] != "exploratory"]  # still ran: it counts in its family, as an amended one does
+    ran_ = [i for i in t.index if t.key[i] in decided and t.verdict[i] not in IDLE  # a member gated by a floor still
+            and not declared_late(decided[t.key[i]][0].amendments)]  # ran, as an amended one: it counts; a late one not
+    live = [i for i in ran_ if t.kind[i] != "exploratory"]
     fam = {i: decided[t.key[i]][0].family or groups[i] for i in ran_}  # (its rows: `holm_before`, `holm_after`)
     for f in dict.fromkeys(fam[i] for i in live):
         ran = [i for i in ran_ if fam[i] == f]  # every member that ran counts in the size, whatever its verdict:
@@ -798,10 +799,11 @@ def holm_before(t: pd.DataFrame, # the ledger's rows after `holm_families` (`Cla
         if size < 2: continue
         pa = holm(ps, size)[0]
         found = 1 + len([j for j in mates if j != i]) + len(others)  # its members found here under that family
-        moved = any(a["field"] in ("family", "family_size") for a in c0.amendments or ()) or found < size
+        moved = found < size or any(a["field"] in ("family", "family_size")  # c0 is stored without its amendments
+                                    for a in (decided[t.key[i]][0].amendments if t.key[i] in decided else ()))
         note = (f"the declaration before: Holm within the family '{fam(i)}' ({size} tests" + (
             f"; its members then are not recorded: this ledger's {found} under that name, the other {size - found} at "
-            "p = 1" if found < size else "; its members then are not recorded: this ledger's under that name")
+            "p = 1" if found < size else "; its members then are not recorded: those of this ledger under that name")
             * moved + f"): adjusted p = {pa:.3g}")
         evs = [ev0] + [decl(j)[1] for j in mates if j != i and np.isfinite(_decisive_p(*decl(j), raw.verdict[j]))]
         out = _one_out_holm(ps, evs, 0, size, alpha) if pa < alpha else ""
@@ -865,8 +867,10 @@ def compared_before(t: pd.DataFrame, # the ledger's rows after `restated` (`Clai
         if t.verdict[i] in ("not run here", "not testable here"):
             t.at[i, "evidence"], t.at[i, "computed by"] = t.evidence[j], t["computed by"][j]
         t.at[i, "verdict"], t.at[i, "kind"] = t.verdict[j], "exploratory"
+        num = (f": A - B = {t['estimate (A - B)'][j]:.3g}, p = {t.p[j]:.3g}" if pd.notna(t["estimate (A - B)"][j])
+               and pd.notna(t.p[j]) else "")  # its numbers: the row's own columns are the amended comparison's
         t.at[i, "reason"] = str(t.reason[i]).replace("whose verdict the row keeps", f"whose verdict the row keeps "
-                                                     f"({t.verdict[j]})", 1)
+                                                     f"({t.verdict[j]}{num})", 1)
     return t
 
 def controls_apart(t: pd.DataFrame, # the ledger's rows after `compared_before` (`Claims.table`)
@@ -1063,7 +1067,7 @@ def _amended(led, # the ledger the call decided in (its last row is the call's)
         vars(led)["after"].pop(c.key, None)
         return row
     cmp = [a for a in c.amendments if a["field"] == "comparator"]
-    if cmp and not late:  # the declaration before is another claim of the ledger: its verdict is kept (`compared_before`)
+    if cmp and not late:  # the declaration before: another claim of the ledger, its verdict kept (`compared_before`)
         after_txt = row["verdict"] + (f" ({row['reason']})" if row["reason"] else "")  # corrected in `holm_after`
         led.after[c.key] = (row["verdict"], row["reason"], after_txt)
         vars(led).setdefault("compared", {})[c.key] = cmp[0]["before"]
@@ -1519,8 +1523,10 @@ def recheck_caption(declarations: dict, # as committed: its caption has '{verdic
 def _caption_counts(table):  # the distinct conclusions' verdicts (`by_conclusion`), then the rows'
     bc = by_conclusion(table)
     n = f"{len(bc)} conclusion{'s' * (len(bc) != 1)}"
-    k = int((bc["kind"] == "exploratory").sum()) if "kind" in bc else 0  # amended or declared late: apart
-    n += f" ({k} of them exploratory, counted apart)" if k else ""
+    k = {x: int((bc["kind"] == x).sum()) if "kind" in bc else 0 for x in KINDS[1:]}  # controls; amended or late
+    apart = [f"{k['control']} control{'s' * (k['control'] != 1)}" if k["control"] else "",
+             f"{k['exploratory']} exploratory" if k["exploratory"] else ""]
+    n += f" (of them, {' and '.join(a for a in apart if a)}, counted apart)" if any(apart) else ""
     return f"{n}: {verdict_counts(bc)}; {len(table)} rows: {verdict_counts(table)}"
 
 # %% ../nbs/02b_claims.ipynb #a72a0522

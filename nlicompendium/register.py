@@ -50,8 +50,9 @@ AMENDMENT_FIELDS = {"field", "before", "after", "reason", "date"}
 COMPUTED = ("welch", "bootstrap")  # a test amendment's `computed`: the test that printed the declaration before's
                                    # verdict, where its recorded field named another (`claims._items_before`)
 AMENDABLE = ("margin", "tolerance", "paper", "decimals", "expect", "family", "family_size",
-             "added", "test", "unit", "needs", "comparator")  # comparator: before, the part that compared the first one  # added: the part was declared late; its own verdict is kept, as after a
-                                       # changed test (its declaration before was decided on other inputs)
+             "added", "test", "unit", "needs", "comparator")  # added: the part was declared late; its own verdict is
+# kept, as after a changed test (its declaration before was decided on other inputs); comparator: its before is the part
+# that compared the first comparator, whose verdict the row keeps
 
 class RegisterError(ValueError):
     "A register that does not validate; the message names the file and the key."

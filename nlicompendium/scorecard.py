@@ -251,9 +251,11 @@ def headline(con: pd.DataFrame, # `conclusions` of the papers' claims (controls 
     bits = [f"{len(model)} model results ({_group_words(model.verdict)}; {own})",
             part("re-analysis", "re-analyses of the papers' released predictions")]
     bits += [f"{n(k)} {GROUPS[k]} here" for k in ("not run", "not testable") if n(k)]
+    bits[-1] += (" (about models, annotation or data: what each needs is absent)"
+                 if bits[-1].endswith(f"{GROUPS['not testable']} here") else "")
     bits = [b for b in bits if b]
-    s = (f"{len(con[ev != 'data'])} conclusions of the {papers(con.paper)} papers about models and their results, "
-         f"each counted once: " + ", ".join(bits[:-1]) + (" and " if len(bits) > 1 else "") + bits[-1] + ".")
+    s = (f"{len(con[ev != 'data'])} conclusions of the {papers(con.paper)} papers, each counted once: "
+         + ", ".join(bits[:-1]) + (" and " if len(bits) > 1 else "") + bits[-1] + ".")
     if n("data"): s += f" Apart from these, {part('data', 'statements about the released data')} were checked."
     return s
 
@@ -385,7 +387,7 @@ def _brief(con: pd.DataFrame, html: bool, start: int = 1) -> list[str]:
         if g.empty: continue
         out.append(f"{_vtag(v, html, v.capitalize())}, {len(g)} (what each needs is on its evidence page):\n")
         for i, c in zip(range(start, start + len(g)), g.to_dict("records")):
-            out.append(f"- {_link(c, i, html)} {_section(c)}: \u201c{cut(c['quote'], 56)}\u201d")
+            out.append(f"- {_link(c, i, html)} {_section(c)}: \u201c{cut(c['quote'], 36)}\u201d")
         out.append(""); start += len(g)
     return out
 
@@ -417,9 +419,12 @@ def page(root: str | Path | None = None, # project root (reads tables/*/claims.c
                             f"ours with its 95% interval, coloured by verdict]({figure})\n")
     for paper, g in pap.groupby("paper", sort=False):
         prov, ran = g.drop_duplicates("job"), g[~g.verdict.isin(QUIET)]
+        ex = con[(con.kind == "exploratory") & (con.paper == paper)]  # its conclusions amended after their evidence
         parts += [f"## {paper}\n", f"{len(g)} conclusions: {verdict_words(g.verdict, html)}. From "
                   + ", ".join(f"`{r.job}` ({r.profile} profile, commit {r.commit})" for r in prov.itertuples())
-                  + ".\n", ("\n".join(_rows(ran, html)) + "\n") if len(ran) else "",
+                  + ".\n", f"{len(ex)} more count apart, as exploratory (amended or declared after their evidence; "
+                  f"{verdict_words(ex.verdict, html)}): listed at the end.\n" if len(ex) else "",
+                  ("\n".join(_rows(ran, html)) + "\n") if len(ran) else "",
                   "\n".join(_brief(g[g.verdict.isin(QUIET)], html, len(ran) + 1))]
     for k, (title, lead) in APART.items():
         n = con[con.kind == k]

@@ -435,7 +435,7 @@ def test_the_dropped_comparisons_are_back_as_first_declared(reg):
         "stra_vs_best_baseline": {"a": lo, "b": hi, "facts": STRA | {"n_b": 5, "bow_run": "CBOW"}}}, {}).set_index("key")
     r = t.loc["stra_vs_best_baseline"]
     assert (r.verdict, r.kind) == (t.verdict["stra_vs_oversampled"], "exploratory") == ("supported", "exploratory"), r
-    assert "whose verdict the row keeps (supported); under the amendment: contradicted" in r.reason, r.reason
+    assert "whose verdict the row keeps (supported: A - B = " in r.reason and "under the amendment: contradicted" in r.reason
     c = by_conclusion(t.reset_index()).set_index("conclusion").loc["stra_beats_best_baseline"]
     assert (c.verdict, c.kind) == ("supported", "exploratory"), c
 
