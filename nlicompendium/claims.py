@@ -756,7 +756,8 @@ def holm_families(t: pd.DataFrame, # a ledger's rows (`Claims.table`)
     for f in dict.fromkeys(fam[i] for i in live):
         ran = [i for i in ran_ if fam[i] == f]  # every member that ran counts in the size, whatever its verdict:
         rows = [i for i in ran if np.isfinite(_decisive_p(*decided[t.key[i]], t.verdict[i]))]  # an equivalence not
-        more = _others([decided[t.key[i]][1] for i in ran])  # shown has no p to correct, but it was tested
+        more = _others([decided[t.key[i]][1] for i in ran if i in live])  # shown has no p to correct, but it was
+        # tested; an amended member counts once, by its own row: the comparisons it searches are its amendment's
         size = max([len(ran) + len(more)] + [decided[t.key[i]][0].family_size for i in ran])
         if size < 2: continue
         ps = [_decisive_p(*decided[t.key[i]], t.verdict[i]) for i in rows]
