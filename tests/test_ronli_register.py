@@ -490,7 +490,8 @@ def test_the_50_character_minimum_is_read_on_every_sentence():
     data = _data()
     p = next(p for c in data["conclusions"] for p in c["parts"] if p["key"] == "ronli_min_50_chars")
     assert p["bounds"] == {"chars_at_least": 50, "code_chars_above": 50} and _fields(p) == ["added"]
-    assert "for each sentence" in p["reading"] and "NLI_extractor.py:292" in p["reading"] and len(p["tried"]) == 2
+    assert "for each sentence" in p["reading"] and "NLI_extractor.py:292" in p["reading"] and len(p["tried"]) == 3
+    assert "the premises alone then decide it" in p["tried"][2]  # the limit read as applied before the phrase cut
     f = {"n_neutral": 1500, "n_neutral_ok": 1500, "neutral_min": 51, "n_linked": 1559, "n_linked_short": 149,
          "literal": "151 of 6,118 validation sentences under 50 characters (45 premises)"}
     r = decide_one(data, "ronli_min_50_chars", {"here": False, "facts": f}, "RoNLI")
