@@ -353,20 +353,24 @@ def test_the_abstracts_some_needs_one_class_not_encoded(reg):
     """Abstract: 'nor encode some of the linguistic generalizations'. One class not encoded suffices: the per-seed
     lowest F1 over the frozen probes' classes other than nonfactive and negation, TOST against 0 within 0.1. With
     conditional at 0 and the other classes well above, it reads supported (the mean over every class, §4's 'every other
-    feature', is probing_frozen_degenerate's test)."""
+    feature', is probing_frozen_degenerate's test). It is decided only when the fine-tuned probe learns every class: a
+    class left untested may hold the quote's 'some', so the row is then not comparable (a recorded amendment)."""
     import numpy as np
     p = part(reg, "abstract_not_encode")
     assert "lowest F1" in p["a"] and "The same test on the same evidence" not in p["reading"]
-    assert [a["field"] for a in p["amendments"]] == ["added", "test", "test"]
+    assert [a["field"] for a in p["amendments"]] == ["added", "test", "test", "needs"]
     assert "the fine-tuned probe learns" in p["a"] and "{learned}" in p["reading"]
     facts = {"L": 6, "here": "x", "scope": "", "learned": "factive, modal, question", "n_learned": 3, "n_classes": 4,
              "untested": "conditional is not tested: no probe learns it here, so the quote's 'some' may still hold there",
              "chance": "factive 0.36, conditional 0.05, modal 0.17, question 0.21"}
-    low = np.array([0.0, 0.01, 0.0, 0.02, 0.005])  # per seed: a learnable class, not encoded
-    r = _decide_one(reg, "abstract_not_encode", {"a": low, "b": 0.0, "facts": facts})
+    low, high = np.array([0.0, 0.01, 0.0, 0.02, 0.005]), np.array([0.49, 0.55, 0.6, 0.52, 0.58])
+    every = facts | {"n_learned": 4}
+    r = _decide_one(reg, "abstract_not_encode", {"a": low, "b": 0.0, "facts": every})  # a class not encoded
     assert (r.verdict, r.kind) == ("supported", "exploratory"), (r.verdict, r.reason)
-    r = _decide_one(reg, "abstract_not_encode", {"a": np.array([0.49, 0.55, 0.6, 0.52, 0.58]), "b": 0.0, "facts": facts})
-    assert r.verdict == "contradicted", (r.verdict, r.reason)  # every learnable class encoded by the frozen probes
+    r = _decide_one(reg, "abstract_not_encode", {"a": high, "b": 0.0, "facts": every})
+    assert r.verdict == "contradicted", (r.verdict, r.reason)  # every class encoded by the frozen probes
+    r = _decide_one(reg, "abstract_not_encode", {"a": high, "b": 0.0, "facts": facts})  # conditional untested
+    assert r.verdict == "not comparable here" and "every class tested" in r.reason, (r.verdict, r.reason)
     # the level names the domain the verdict is on, the class left untested and each class's chance beside 0.1
     assert r.level.startswith("decided on the 3 of 4 classes the fine-tuned probe learns (factive, modal, question), "
                               "not on every class: conditional is not tested"), r.level
