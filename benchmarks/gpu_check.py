@@ -274,9 +274,12 @@ def step_executor(dev, smoke):
 
 def step_ronli(dev, smoke, data_dir):
     t = time.perf_counter()
-    r = subprocess.run([str(Path(sys.executable).parent / "nlic_reproduce"), "--profile", "cpu", "--verify", "--jobs",
-                        "curriculum-ronli"] + (["--data-dir", str(data_dir)] if data_dir else []),
-                       cwd=ROOT, capture_output=True, text=True)
+    script = Path(sys.executable).parent / "nlic_reproduce"  # the console script of an installed package; else the same
+    cmd = [str(script)] if script.is_file() else [  # function from the working tree (the package on PYTHONPATH)
+        sys.executable, "-c", "import sys; from nlicompendium.cli import reproduce_cli; sys.exit(reproduce_cli())"]
+    r = subprocess.run(cmd + ["--profile", "cpu", "--verify", "--jobs", "curriculum-ronli"]
+                       + (["--data-dir", str(data_dir)] if data_dir else []), cwd=ROOT, capture_output=True, text=True)
+    (ROOT / "runs").mkdir(exist_ok=True); (ROOT / "runs" / "gpu_check_ronli.log").write_text(r.stdout + r.stderr)
     secs = time.perf_counter() - t
     tail = (r.stdout + r.stderr).strip().splitlines()[-1:] or [""]
     return r.returncode == 0, f"{secs / 60:.1f} min wall; verdicts equal to the committed: {r.returncode == 0}; {tail[0][:90]}"
