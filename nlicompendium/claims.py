@@ -756,7 +756,8 @@ def holm_families(t: pd.DataFrame, # a ledger's rows (`Claims.table`)
     for f in dict.fromkeys(fam[i] for i in live):
         ran = [i for i in ran_ if fam[i] == f]  # every member that ran counts in the size, whatever its verdict:
         rows = [i for i in ran if np.isfinite(_decisive_p(*decided[t.key[i]], t.verdict[i]))]  # an equivalence not
-        more = _others([decided[t.key[i]][1] for i in ran])  # shown has no p to correct, but it was tested
+        more = _others([decided[t.key[i]][1] for i in ran if i in live])  # shown has no p to correct, but it was
+        # tested; an amended member counts once, by its own row: the comparisons it searches are its amendment's
         size = max([len(ran) + len(more)] + [decided[t.key[i]][0].family_size for i in ran])
         if size < 2: continue
         ps = [_decisive_p(*decided[t.key[i]], t.verdict[i]) for i in rows]
@@ -794,11 +795,11 @@ def holm_before(t: pd.DataFrame, # the ledger's rows after `holm_families` (`Cla
         ps = [_decisive_p(*decl(j), raw.verdict[j]) for j in [i] + [j for j in mates if j != i]]
         if not np.isfinite(ps[0]): continue
         others = _others([ev0] + [decl(j)[1] for j in mates if j != i])
-        size = max(1 + len([j for j in mates if j != i]) + len(others), c0.family_size)  # every member that ran
+        found = 1 + len([j for j in mates if j != i]) + len(others)  # its members found here: every one that ran
+        size = max(found, c0.family_size)
         ps = [ps[0]] + [p for p in ps[1:] if np.isfinite(p)] + others
         if size < 2: continue
         pa = holm(ps, size)[0]
-        found = 1 + len([j for j in mates if j != i]) + len(others)  # its members found here under that family
         moved = found < size or any(a["field"] in ("family", "family_size")  # c0 is stored without its amendments
                                     for a in (decided[t.key[i]][0].amendments if t.key[i] in decided else ()))
         note = (f"the declaration before: Holm within the family '{fam(i)}' ({size} tests" + (
