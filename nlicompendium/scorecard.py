@@ -366,28 +366,30 @@ _section = lambda c: cut(re.split(r",|;", str(c["where"]))[0], 24)  # a conclusi
 def _rows(con: pd.DataFrame, html: bool, paper_col: bool = False, start: int = 1) -> list[str]:
     "A conclusion per row: linked number, the paper's words, section, kind of evidence, verdict, the two sides, note."
     esc = lambda s: str(s).replace("|", "\\|")
-    head = (["paper"] if paper_col else []) + ["#", "the paper's words", "\u00a7", "kind of evidence", "verdict",
-                                               "paper; ours", "note"]
+    # counted apart (paper_col): paper and note, no section or sides, which the conclusion's evidence page gives
+    head = (["paper"] if paper_col else []) + ["#", "the paper's words"] + ([] if paper_col else ["\u00a7"]) + [
+        "kind of evidence", "verdict"] + ([] if paper_col else ["paper; ours"]) + ["note"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for i, c in enumerate(con.to_dict("records"), start):
-        cells = ([cut(c["paper"].split(" (")[0], 20)] if paper_col else []) + [
-            _link(c, i, html), cut(c["quote"], 40), _section(c),
-            _kind_cell(c), _vtag(c["verdict"], html, SHORT.get(c["verdict"], c["verdict"])),
-            cut(sides(c), 36), note(c)]
+        verdict = _vtag(c["verdict"], html, SHORT.get(c["verdict"], c["verdict"]))
+        cells = ([cut(c["paper"].split(" (")[0], 20), _link(c, i, html), cut(c["quote"], 40), _kind_cell(c), verdict]
+                 if paper_col else [_link(c, i, html), cut(c["quote"], 40), _section(c), _kind_cell(c), verdict,
+                                    cut(sides(c), 36)]) + [note(c)]
         out.append("| " + " | ".join(esc(x) for x in cells) + " |")
     return out
 
 QUIET = C.IDLE[::-1]  # not run, not testable: listed briefly; the evidence page holds what each needs
 
-def _brief(con: pd.DataFrame, html: bool, start: int = 1) -> list[str]:
-    "The conclusions that did not run, a line each under its verdict: linked number, section, the paper's words."
+def _brief(con: pd.DataFrame, html: bool, start: int = 1, paper_col: bool = False) -> list[str]:
+    "The conclusions that did not run, a line each under its verdict: number, (paper,) section, the paper's words."
     out = []
     for v in QUIET:
         g = con[con.verdict == v]
         if g.empty: continue
         out.append(f"{_vtag(v, html, v.capitalize())}, {len(g)} (what each needs is on its evidence page):\n")
         for i, c in zip(range(start, start + len(g)), g.to_dict("records")):
-            out.append(f"- {_link(c, i, html)} {_section(c)}: \u201c{cut(c['quote'], 36)}\u201d")
+            paper = f"{cut(c['paper'].split(' (')[0], 20)}, " if paper_col else ""
+            out.append(f"- {_link(c, i, html)} {paper}{_section(c)}: \u201c{cut(c['quote'], 36)}\u201d")
         out.append(""); start += len(g)
     return out
 
@@ -428,7 +430,11 @@ def page(root: str | Path | None = None, # project root (reads tables/*/claims.c
                   "\n".join(_brief(g[g.verdict.isin(QUIET)], html, len(ran) + 1))]
     for k, (title, lead) in APART.items():
         n = con[con.kind == k]
-        if len(n): parts += [f"## {title}\n", lead + "\n", "\n".join(_rows(n, html, paper_col=True)) + "\n"]
+        if not len(n): continue
+        ran = n[~n.verdict.isin(QUIET)]
+        parts += [f"## {title}\n", lead + "\n",
+                  ("\n".join(_rows(ran, html, paper_col=True)) + "\n") if len(ran) else "",
+                  "\n".join(_brief(n[n.verdict.isin(QUIET)], html, len(ran) + 1, paper_col=True))]
     return "\n".join(parts)
 
 # %% ../nbs/02e_scorecard.ipynb #64ec829f
