@@ -198,17 +198,21 @@ def test_the_llm_parts_decide_as_declared(regs):
 
 
 def test_the_data_map_conclusion_is_declared(regs):
-    """App. E.2: high correctness in the high-confidence region, very low in the low, read on one map against our
-    bounds (declared before any run computed them): supported or contradicted as the study finds the thirds' means."""
+    """App. E.2: high correctness in the high-confidence region, very low in the low. The paper gives no number, so
+    no bound of ours decides it (the bounds 0.8 and 0.2 were chosen with the map in view, and are recorded as
+    amended to not testable): not testable here, whatever the map's thirds give; the level keeps their means."""
     from conftest import decide_one
     reg = regs["mscinli"]
+    con = next(c for c in reg["conclusions"] if c["key"] == "datamap_correctness")
     hi, lo = _part(reg, "datamap_high_confidence_correct"), _part(reg, "datamap_low_confidence_incorrect")
-    assert (hi["expect"], lo["expect"]) == ("greater", "less") and "our bound" in hi["b"] and "our bound" in lo["b"]
-    assert (hi["value"], lo["value"], hi["test"], lo["test"]) == (0.8, 0.2, "holds", "holds")
+    assert con["evidence"] == "not testable" and (hi["test"], lo["test"]) == ("none", "none")
+    for p_ in (hi, lo):
+        assert [a["field"] for a in p_["amendments"]] == ["added", "test"] and p_["amendments"][1]["before"] == "holds"
+        assert "no number" in p_["why"] and "no number" in p_["b"]
     assert "cartography_metrics(dyn)" in _code() and '"datamap_high_confidence_correct", "33% easy"' in _code()
     for k, fact in ((hi["key"], "datamap_high"), (lo["key"], "datamap_low")):
-        for here, verdict in ((True, "supported"), (False, "contradicted")):
-            assert decide_one(reg, k, {"here": here, "facts": {fact: "x"}}, "MSciNLI").verdict == verdict
+        for here in (True, False):
+            assert decide_one(reg, k, {"here": here, "facts": {fact: "x"}}, "MSciNLI").verdict == "not testable here"
 
 
 def test_the_plm_class_gaps_are_decided_over_examples_and_seeds(regs):
