@@ -92,13 +92,15 @@ def scrub_paths(text: str, # an executed notebook's JSON, or any text
                 data_dir: str | Path | None = None, # a data folder given as `--data-dir` (besides NLIC_DATA_DIR)
                ) -> str:
     "Replace this machine's paths (environment, project root, data folder, home, temp) with placeholders."
-    import os, tempfile
+    import os, re, tempfile
+    # an image output's base64 is left whole: '/root' or '/tmp' can occur in it by chance, and a mark would corrupt it
+    parts = re.split(r'("image/[^"]+": *(?:"[^"]*"|\[[^\]]*\]))', text)
     for path, mark in ((Path(sys.prefix), "<env>"), (Path(root).resolve(), "<project>"),
                        (data_dir and Path(data_dir).resolve(), "<data>"), (data_dir, "<data>"),
                        (os.environ.get("NLIC_DATA_DIR"), "<data>"), (Path.home(), "~"),
                        (Path(tempfile.gettempdir()), "<tmp>")):  # the kernel's cell files in warnings
-        if path: text = text.replace(str(path), mark)
-    return text
+        if path: parts = [p if i % 2 else p.replace(str(path), mark) for i, p in enumerate(parts)]
+    return "".join(parts)
 
 # %% ../nbs/90_cli.ipynb #b41c0c01
 class RunLocked(RuntimeError):
