@@ -361,6 +361,7 @@ def _link(c: dict, i: int, html: bool) -> str:
     return (f'<a href="{c["job"]}/evidence.html#{html_id(label(c))}">{i}</a>' if html else
             f"[{i}]({c['job']}/evidence.md#{anchor(label(c))})")
 
+_paper = lambda c: cut(c["paper"].split(" (")[0], 20)  # a conclusion's paper, without its authors and year
 _section = lambda c: cut(re.split(r",|;", str(c["where"]))[0], 24)  # a conclusion's first section, short
 
 def _rows(con: pd.DataFrame, html: bool, paper_col: bool = False, start: int = 1) -> list[str]:
@@ -372,7 +373,7 @@ def _rows(con: pd.DataFrame, html: bool, paper_col: bool = False, start: int = 1
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for i, c in enumerate(con.to_dict("records"), start):
         verdict = _vtag(c["verdict"], html, SHORT.get(c["verdict"], c["verdict"]))
-        cells = ([cut(c["paper"].split(" (")[0], 20), _link(c, i, html), cut(c["quote"], 40), _kind_cell(c), verdict]
+        cells = ([_paper(c), _link(c, i, html), cut(c["quote"], 40), _kind_cell(c), verdict]
                  if paper_col else [_link(c, i, html), cut(c["quote"], 40), _section(c), _kind_cell(c), verdict,
                                     cut(sides(c), 36)]) + [note(c)]
         out.append("| " + " | ".join(esc(x) for x in cells) + " |")
@@ -388,10 +389,16 @@ def _brief(con: pd.DataFrame, html: bool, start: int = 1, paper_col: bool = Fals
         if g.empty: continue
         out.append(f"{_vtag(v, html, v.capitalize())}, {len(g)} (what each needs is on its evidence page):\n")
         for i, c in zip(range(start, start + len(g)), g.to_dict("records")):
-            paper = f"{cut(c['paper'].split(' (')[0], 20)}, " if paper_col else ""
+            paper = f"{_paper(c)}, " if paper_col else ""
             out.append(f"- {_link(c, i, html)} {paper}{_section(c)}: \u201c{cut(c['quote'], 36)}\u201d")
         out.append(""); start += len(g)
     return out
+
+def _listing(con: pd.DataFrame, html: bool, paper_col: bool = False) -> list[str]:
+    "A section's conclusions: those that ran as a table (`_rows`), then those that did not, a line each (`_brief`)."
+    ran = con[~con.verdict.isin(QUIET)]
+    return [("\n".join(_rows(ran, html, paper_col)) + "\n") if len(ran) else "",
+            "\n".join(_brief(con[con.verdict.isin(QUIET)], html, len(ran) + 1, paper_col))]
 
 # %% ../nbs/02e_scorecard.ipynb #c53a8d32
 def page(root: str | Path | None = None, # project root (reads tables/*/claims.csv)
@@ -420,21 +427,16 @@ def page(root: str | Path | None = None, # project root (reads tables/*/claims.c
     if figure: parts.append(f"![A forest plot per paper: each model-result comparison, the paper's difference and "
                             f"ours with its 95% interval, coloured by verdict]({figure})\n")
     for paper, g in pap.groupby("paper", sort=False):
-        prov, ran = g.drop_duplicates("job"), g[~g.verdict.isin(QUIET)]
+        prov = g.drop_duplicates("job")
         ex = con[(con.kind == "exploratory") & (con.paper == paper)]  # its conclusions amended after their evidence
         parts += [f"## {paper}\n", f"{len(g)} conclusions: {verdict_words(g.verdict, html)}. From "
                   + ", ".join(f"`{r.job}` ({r.profile} profile, commit {r.commit})" for r in prov.itertuples())
                   + ".\n", f"{len(ex)} more count apart, as exploratory (amended or declared after their evidence; "
                   f"{verdict_words(ex.verdict, html)}): listed at the end.\n" if len(ex) else "",
-                  ("\n".join(_rows(ran, html)) + "\n") if len(ran) else "",
-                  "\n".join(_brief(g[g.verdict.isin(QUIET)], html, len(ran) + 1))]
+                  *_listing(g, html)]
     for k, (title, lead) in APART.items():
         n = con[con.kind == k]
-        if not len(n): continue
-        ran = n[~n.verdict.isin(QUIET)]
-        parts += [f"## {title}\n", lead + "\n",
-                  ("\n".join(_rows(ran, html, paper_col=True)) + "\n") if len(ran) else "",
-                  "\n".join(_brief(n[n.verdict.isin(QUIET)], html, len(ran) + 1, paper_col=True))]
+        if len(n): parts += [f"## {title}\n", lead + "\n", *_listing(n, html, paper_col=True)]
     return "\n".join(parts)
 
 # %% ../nbs/02e_scorecard.ipynb #64ec829f
